@@ -1,0 +1,41 @@
+# gifview — an animated-GIF viewer for X11, in Swift.
+#   make          release build (.build/release/gifview)
+#   make run      show the bundled sample
+#   make test     install what is missing, then the whole test suite (starts its own Xvfb)
+#   make bench    decode benchmark against giflib, same run, interleaved
+#   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured
+
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+SAMPLE     := Resources/sample.gif
+# Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools), bench (giflib).
+DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev pkg-config
+DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils
+DEB_BENCH  := libgif-dev gcc
+
+.PHONY: all build run test bench clean deps deps-bench install uninstall screenshots
+
+all: build
+
+build: deps
+	$(SWIFT) build -c release --product gifview
+
+# Installs missing Debian packages when root; otherwise prints the command to run.
+deps:
+	@sh .ci/ensure-packages $(DEB_BUILD) $(DEB_TEST)
+
+deps-bench:
+	@sh .ci/ensure-packages $(DEB_BUILD) $(DEB_BENCH)
+
+run: build
+	@sh .ci/run-sample .build/release/gifview $(SAMPLE)
+
+test: deps
+	$(SWIFT) build --product gifview
+	$(SWIFT) test
+
+bench: deps-bench
+	@sh Benchmarks/run.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,106 @@
+/// Turns images into composited canvases, in order: LZW into a reused index buffer,
+/// then the compositor onto the caller's canvas.
+public struct FrameRenderer: Sendable {
+  public let screen: ScreenInfo
+  public private(set) var compositor: Compositor
+  private var lzw = LZWDecoder()
+  private var indices: [UInt8] = []
+
+  public init(screen: ScreenInfo, format: PixelFormat) {
+    self.screen = screen
+    self.compositor = Compositor(width: screen.width, height: screen.height, format: format)
+  }
+
+  public var pixelCount: Int { screen.width * screen.height }
+
+  /// Start a new play: clears `canvas` and the disposal state.
+  public mutating func reset(canvas: UnsafeMutableBufferPointer<UInt32>) {
+    compositor.reset(canvas: canvas)
+  }
+
+  /// Draws `frame` onto `canvas` (which holds the previous image's result); answers the
+  /// pixel-level damage found, if any.
+  @discardableResult
+  public mutating func render(_ frame: FrameInfo, canvas: UnsafeMutableBufferPointer<UInt32>) -> GIFWarning? {
+    let pixels = frame.width * frame.height
+    var produced = 0
+    var warning: GIFWarning?
+    if pixels > 0 {
+      if indices.count < pixels { indices = [UInt8](repeating: 0, count: pixels) }
+      let result = frame.compressed.withUnsafeBufferPointer { data in
+        indices.withUnsafeMutableBufferPointer { out in
+          lzw.decode(
+            data, minimumCodeSize: frame.lzwMinimumCodeSize,
+            into: UnsafeMutableBufferPointer(rebasing: out[0..<pixels]))
+        }
+      }
+      produced = result.produced
+      switch result.status {
+      case .complete: break
+      case .badCode: warning = GIFWarning(.badLZWCode, frame: frame.index, offset: frame.offset)
+      case .notEnoughData:
+        // A cut-short file already carries its "truncated" warning.
+        if frame.dataComplete {
+          warning = GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset)
+        }
+      }
+    }
+    indices.withUnsafeBufferPointer { idx in
+      compositor.draw(frame, indices: idx, produced: produced, canvas: canvas)
+    }
+    return warning
+  }
+}
+
+/// A whole file parsed at once: what `--info`, `--frames` and `--check` work from.
+public struct GIFDocument: Sendable {
+  public var screen: ScreenInfo
+  public var frames: [FrameInfo]
+  /// The stored loop value that counts, nil without a loop extension.
+  public var loopCount: Int?
+  public var comments: [String]
+  /// Damage found while parsing (pixel-level damage is found by rendering).
+  public var warnings: [GIFWarning]
+
+  public static func decode(_ bytes: [UInt8], limits: Limits = .default) throws(GIFError) -> GIFDocument {
+    var decoder = GIFDecoder(bytes: bytes, limits: limits)
+    var screen: ScreenInfo?
+    var frames: [FrameInfo] = []
+    loop: while true {
+      switch try decoder.next() {
+      case .screen(let s): screen = s
+      case .frame(let f): frames.append(f)
+      case .end, .needMoreData: break loop
+      }
+    }
+    guard let screen else { throw GIFError(.truncatedHeader, offset: 0) }
+    return GIFDocument(
+      screen: screen, frames: frames, loopCount: decoder.loopCount,
+      comments: decoder.comments, warnings: decoder.warnings)
+  }
+
+  /// Total plays (DESIGN §2): no loop extension → 1, stored 0 → nil (forever), N → N+1.
+  public var plays: Int? { Self.plays(loopCount: loopCount) }
+
+  public static func plays(loopCount: Int?) -> Int? {
+    guard let loopCount else { return 1 }
+    return loopCount == 0 ? nil : loopCount + 1
+  }
+
+  /// Renders every frame in order, handing each composited canvas to `body`;
+  /// answers the parse warnings followed by the pixel-level ones.
+  @discardableResult
+  public func renderAll(
+    format: PixelFormat, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>) throws -> Void
+  ) rethrows -> [GIFWarning] {
+    var renderer = FrameRenderer(screen: screen, format: format)
+    var canvas = [UInt32](repeating: 0, count: renderer.pixelCount)
+    var found = warnings
+    for frame in frames {
+      let warning = canvas.withUnsafeMutableBufferPointer { renderer.render(frame, canvas: $0) }
+      if let warning { found.append(warning) }
+      try canvas.withUnsafeBufferPointer { try body(frame, $0) }
+    }
+    return found.sorted { $0.offset < $1.offset }
+  }
+}

@@ -1,0 +1,76 @@
+/// A decoding failure, named like Wuffs' statuses so it reads well after the source:
+/// `gifview: error: cat.gif: not a GIF file`.
+public struct GIFError: Error, Equatable, CustomStringConvertible, Sendable {
+  public enum Kind: Equatable, Sendable {
+    case emptyInput
+    case notAGIF
+    case truncatedHeader
+    case badScreenSize(width: Int, height: Int)
+    case canvasTooLarge(width: Int, height: Int, limit: Int)
+    case inputTooLarge(limit: Int)
+    case frameTooLarge(width: Int, height: Int, limit: Int)
+    case noImages
+  }
+
+  public var kind: Kind
+  /// Byte offset in the input where the problem was seen.
+  public var offset: Int
+
+  public init(_ kind: Kind, offset: Int) {
+    self.kind = kind
+    self.offset = offset
+  }
+
+  public var description: String {
+    switch kind {
+    case .emptyInput: "empty input"
+    case .notAGIF: "not a GIF file"
+    case .truncatedHeader: "truncated GIF header"
+    case .badScreenSize(let w, let h): "bad logical screen size \(w)x\(h)"
+    case .canvasTooLarge(let w, let h, let limit):
+      "canvas \(w)x\(h) is larger than the limit of \(limit) pixels"
+    case .inputTooLarge(let limit): "input is larger than the limit of \(limit) bytes"
+    case .frameTooLarge(let w, let h, let limit):
+      "frame \(w)x\(h) is larger than the limit of \(limit) pixels"
+    case .noImages: "damaged file with no complete image"
+    }
+  }
+}
+
+/// Damage that still allows display: the frames before it are kept.
+public struct GIFWarning: Equatable, CustomStringConvertible, Sendable {
+  public enum Kind: Equatable, Sendable {
+    case truncated
+    case badLZWCode
+    case badLZWCodeSize(Int)
+    case notEnoughPixelData
+    case badGraphicControl
+    case unexpectedByte(UInt8)
+  }
+
+  public var kind: Kind
+  /// The image the damage belongs to, if any.
+  public var frame: Int?
+  public var offset: Int
+
+  public init(_ kind: Kind, frame: Int?, offset: Int) {
+    self.kind = kind
+    self.frame = frame
+    self.offset = offset
+  }
+
+  public var description: String {
+    let what: String
+    switch kind {
+    case .truncated: what = "truncated input"
+    case .badLZWCode: what = "bad LZW code"
+    case .badLZWCodeSize(let n): what = "bad LZW minimum code size \(n)"
+    case .notEnoughPixelData: what = "not enough pixel data"
+    case .badGraphicControl: what = "bad graphic control extension"
+    case .unexpectedByte(let b):
+      what = "unexpected byte 0x\(String(b, radix: 16, uppercase: true)) between blocks"
+    }
+    if let frame { return "\(what) in frame \(frame) (offset \(offset))" }
+    return "\(what) at offset \(offset)"
+  }
+}

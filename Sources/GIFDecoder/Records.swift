@@ -1,0 +1,64 @@
+/// The logical screen: what the decoder knows once the header is read.
+public struct ScreenInfo: Sendable, Equatable {
+  public var version: String  // "87a" or "89a"
+  public var width: Int
+  public var height: Int
+  public var globalPalette: Palette?
+}
+
+/// A half-open rectangle: x0..<x1, y0..<y1.
+public struct Rect: Sendable, Equatable {
+  public var x0: Int, y0: Int, x1: Int, y1: Int
+  public var width: Int { x1 - x0 }
+  public var height: Int { y1 - y0 }
+  public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+
+  public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+    (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+  }
+
+  public func clipped(width w: Int, height h: Int) -> Rect {
+    let r = Rect(x0: min(max(x0, 0), w), y0: min(max(y0, 0), h), x1: min(x1, w), y1: min(y1, h))
+    return r.isEmpty ? Rect(x0: 0, y0: 0, x1: 0, y1: 0) : r
+  }
+}
+
+/// One image of the file: its descriptor, the Graphic Control that applied to it,
+/// and its LZW data with the sub-block framing removed.
+public struct FrameInfo: Sendable {
+  public var index: Int
+  /// As stored; may reach beyond the screen (frames are clipped when drawn).
+  public var x: Int, y: Int, width: Int, height: Int
+  public var delayCS: Int
+  public var disposal: Int
+  public var transparentIndex: Int?
+  public var interlaced: Bool
+  public var hasLocalPalette: Bool
+  /// The local table, else the global one, else nil (every index draws opaque black).
+  public var palette: Palette?
+  public var lzwMinimumCodeSize: Int
+  public var compressed: [UInt8]
+  /// False when the input ended inside this image's data.
+  public var dataComplete: Bool
+  /// Offset of the image descriptor in the input.
+  public var offset: Int
+
+  public var rect: Rect { Rect(x0: x, y0: y, x1: x + width, y1: y + height) }
+
+  /// The delay that plays (DESIGN §2): ≤ 1 cs becomes 100 ms like browsers,
+  /// unless `exact`, where 0 plays as the shortest step, 10 ms.
+  public func delayMS(exact: Bool = false) -> Int {
+    if exact { return max(delayCS, 1) * 10 }
+    return delayCS <= 1 ? 100 : delayCS * 10
+  }
+}
+
+/// What `GIFDecoder.next()` answers.
+public enum DecoderEvent: Sendable {
+  /// Feed more bytes (or call `finish()`).
+  case needMoreData
+  case screen(ScreenInfo)
+  case frame(FrameInfo)
+  /// No more images; `warnings` lists damage seen while parsing.
+  case end
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads a local file or stdin in chunks, on the calling thread.
+public enum LocalReader {
+  public static let chunkSize = 1 << 16
+
+  /// Calls `body` with each chunk as it is read; stops early when `body` answers false.
+  public static func read(
+    _ source: Source, maxBytes: Int, _ body: (UnsafeRawBufferPointer, _ expected: Int?) -> Bool
+  ) throws(LoadError) {
+    let name = source.description
+    let fd: Int32
+    var expected: Int?
+    switch source {
+    case .stdin:
+      fd = 0
+    case .path(let path):
+      fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { throw LoadError(.system(errnoText()), source: name) }
+      var st = stat()
+      if fstat(fd, &st) == 0 {
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+          close(fd)
+          throw LoadError(.isDirectory, source: name)
+        }
+        if (st.st_mode & S_IFMT) == S_IFREG { expected = Int(st.st_size) }
+      }
+    case .remote:
+      preconditionFailure("LocalReader reads local sources only")
+    }
+    defer { if fd != 0 { close(fd) } }
+    if let expected, expected > maxBytes { throw LoadError(.tooLarge(limit: maxBytes), source: name) }
+
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { chunk.deallocate() }
+    var total = 0
+    while true {
+      let n = Glibc.read(fd, chunk.baseAddress, chunkSize)
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw LoadError(.system(errnoText()), source: name)
+      }
+      if n == 0 { break }
+      total += n
+      if total > maxBytes { throw LoadError(.tooLarge(limit: maxBytes), source: name) }
+      if !body(UnsafeRawBufferPointer(rebasing: chunk[0..<n]), expected) { return }
+    }
+    if total == 0 { throw LoadError(.emptyInput, source: name) }
+  }
+
+  /// The whole input at once.
+  public static func readAll(_ source: Source, maxBytes: Int) throws(LoadError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    try read(source, maxBytes: maxBytes) { chunk, expected in
+      if bytes.isEmpty, let expected { bytes.reserveCapacity(expected) }
+      bytes.append(contentsOf: chunk)
+      return true
+    }
+    return bytes
+  }
+}
+
+func errnoText() -> String {
+  let code = errno
+  guard let s = strerror(code) else { return "error \(code)" }
+  return String(cString: s)
+}

@@ -1,0 +1,149 @@
+import GIFDecoder
+import GIFLoader
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `--info`, `--frames DIR` and `--check` (DESIGN §4): no display is opened.
+struct Headless {
+  let options: Options
+  let fetch: (Source) throws(LoadError) -> [UInt8]
+
+  /// Runs the mode over every source; answers the exit status.
+  func run(sources: [Source]) -> Int32 {
+    var failed = false
+    var infos: [JSON] = []
+    for source in sources {
+      let name = source.description
+      let document: GIFDocument
+      do {
+        document = try GIFDocument.decode(try fetch(source), limits: limits)
+      } catch let error as LoadError {
+        printError(name, error.description)
+        failed = true
+        continue
+      } catch {
+        printError(name, "\(error)")
+        failed = true
+        continue
+      }
+      switch options.mode {
+      case .info:
+        let warnings = document.renderAll(format: .rgba) { _, _ in }
+        infos.append(info(name, document, warnings))
+        if !warnings.isEmpty { failed = true }
+      case .frames(let dir):
+        do {
+          let warnings = try writeFrames(document, to: dir, multiple: sources.count > 1, index: infos.count)
+          infos.append(.null)
+          for w in warnings { printWarning(name, w.description) }
+        } catch let error as FrameWriteError {
+          printError(name, error.message)
+          failed = true
+        } catch {}
+      case .check:
+        let warnings = document.renderAll(format: .rgba) { _, _ in }
+        if warnings.isEmpty {
+          print("\(name): ok, \(document.frames.count) frame\(document.frames.count == 1 ? "" : "s")")
+        } else {
+          print("\(name): damaged, \(document.frames.count) frames: " + warnings.map(\.description).joined(separator: "; "))
+          failed = true
+        }
+      default:
+        break
+      }
+    }
+    if case .info = options.mode, !infos.isEmpty {
+      print(infos.count == 1 ? infos[0].render() : JSON.array(infos).render())
+    }
+    return failed ? 1 : 0
+  }
+
+  var limits: Limits { .default }
+
+  func info(_ name: String, _ doc: GIFDocument, _ warnings: [GIFWarning]) -> JSON {
+    let exact = options.exactDelays
+    let frames: [JSON] = doc.frames.map { f in
+      .object([
+        ("x", .int(f.x)), ("y", .int(f.y)), ("width", .int(f.width)), ("height", .int(f.height)),
+        ("delay_cs", .int(f.delayCS)), ("delay_ms", .int(f.delayMS(exact: exact))),
+        ("disposal", .int(f.disposal)),
+        ("transparent_index", f.transparentIndex.map { .int($0) } ?? .null),
+        ("interlaced", .bool(f.interlaced)), ("local_palette", .bool(f.hasLocalPalette)),
+      ])
+    }
+    return .object([
+      ("source", .string(name)),
+      ("width", .int(doc.screen.width)), ("height", .int(doc.screen.height)),
+      ("frame_count", .int(doc.frames.count)),
+      ("loop_count", doc.loopCount.map { .int($0) } ?? .null),
+      ("plays", doc.plays.map { .int($0) } ?? .null),
+      ("duration_ms", .int(doc.frames.reduce(0) { $0 + $1.delayMS(exact: exact) })),
+      ("frames", .array(frames)),
+      ("comments", .array(doc.comments.map { .string($0) })),
+      ("warnings", .array(warnings.map { .string($0.description) })),
+    ])
+  }
+
+  struct FrameWriteError: Error { var message: String }
+
+  /// One PAM per image: `DIR/frame-0000.pam`…; with several sources, `DIR/N-frame-0000.pam`.
+  func writeFrames(_ doc: GIFDocument, to dir: String, multiple: Bool, index: Int) throws -> [GIFWarning] {
+    if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+      throw FrameWriteError(message: "cannot create \(dir): \(String(cString: strerror(errno)))")
+    }
+    let digits = max(4, String(max(doc.frames.count - 1, 0)).count)
+    let header = Array(
+      "P7\nWIDTH \(doc.screen.width)\nHEIGHT \(doc.screen.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
+        .utf8)
+    var bytes = [UInt8](repeating: 0, count: doc.screen.width * doc.screen.height * 4)
+    return try doc.renderAll(format: .rgba) { frame, canvas in
+      // Straight alpha; fully transparent pixels are written as 0,0,0,0.
+      bytes.withUnsafeMutableBytes { raw in
+        let out = raw.bindMemory(to: UInt32.self)
+        for i in 0..<canvas.count {
+          let p = canvas[i]
+          out[i] = p >> 24 == 0 ? 0 : p
+        }
+      }
+      let number = String(frame.index)
+      let name = (multiple ? "\(index)-" : "") + "frame-" + String(repeating: "0", count: digits - number.count) + number
+      let path = dir + "/" + name + ".pam"
+      guard writeFile(path, [header, bytes]) else {
+        throw FrameWriteError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+      }
+    }
+  }
+}
+
+func writeFile(_ path: String, _ parts: [[UInt8]]) -> Bool {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard fd >= 0 else { return false }
+  defer { close(fd) }
+  for part in parts {
+    var done = 0
+    while done < part.count {
+      let n = part.withUnsafeBytes { write(fd, $0.baseAddress! + done, part.count - done) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return false }
+      done += n
+    }
+  }
+  return true
+}
+
+func printError(_ source: String?, _ message: String) {
+  let line = "gifview: error: " + (source.map { "\($0): " } ?? "") + message + "\n"
+  writeStderr(line)
+}
+
+func printWarning(_ source: String, _ message: String) {
+  writeStderr("gifview: warning: \(source): \(message)\n")
+}
+
+/// One write(2) per line, so lines from several threads never interleave.
+func writeStderr(_ s: String) {
+  var s = s
+  s.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
+}

@@ -1,0 +1,72 @@
+import GIFDecoder
+import GIFLoader
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let version = "1.0.0"
+
+func main() -> Int32 {
+  let options: Options
+  do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+  } catch {
+    printError(nil, error.message + " (see gifview --help)")
+    return 2
+  }
+  switch options.mode {
+  case .help:
+    print(usage)
+    return 0
+  case .version:
+    print("gifview \(version)")
+    return 0
+  default:
+    break
+  }
+
+  var arguments = options.sources
+  if let list = options.list {
+    do {
+      let text = try LocalReader.readAll(Source(argument: list), maxBytes: 16 << 20)
+      arguments += String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+        .filter { !$0.isEmpty }
+    } catch {
+      printError(list, error.description)
+      return 2
+    }
+  }
+  if arguments.isEmpty {
+    guard isatty(0) == 0 else {
+      writeStderr(usage + "\n")
+      return 2
+    }
+    arguments = ["-"]
+  }
+  var sources: [Source] = []
+  var bad = false
+  for argument in arguments {
+    do {
+      sources.append(try Source(argument: argument))
+    } catch {
+      printError(argument, error.description)
+      bad = true
+    }
+  }
+  if sources.isEmpty { return 1 }
+
+  switch options.mode {
+  case .info, .frames, .check:
+    let headless = Headless(options: options) { source throws(LoadError) in
+      try fetchWhole(source, options: options)
+    }
+    let status = headless.run(sources: sources)
+    return bad ? 1 : status
+  default:
+    let status = runWindow(options: options, sources: sources)
+    return bad ? 1 : status
+  }
+}
+
+exit(main())

@@ -1,0 +1,78 @@
+import Foundation
+import GIFDecoder
+import GIFTestSupport
+import Testing
+
+/// DESIGN §2 conformance against ../shared/corpus/expected.tsv.
+@Suite("Conformance corpus")
+struct CorpusTests {
+  struct Outcome {
+    var sha: [String]  // per frame
+    var frames: [FrameInfo]
+    var error: GIFError?
+  }
+
+  static func decode(_ bytes: [UInt8]) -> Outcome {
+    do {
+      let doc = try GIFDocument.decode(bytes)
+      var hashes: [String] = []
+      doc.renderAll(format: .rgba) { _, canvas in hashes.append(SHA256.hex(rgbaBytes(canvas))) }
+      return Outcome(sha: hashes, frames: doc.frames, error: nil)
+    } catch {
+      return Outcome(sha: [], frames: [], error: error)
+    }
+  }
+
+  @Test func everyValidAndEdgeRowMatches() throws {
+    guard Corpus.root != nil else {
+      print("CorpusTests: SKIPPED: ../shared/corpus not found (set GIFVIEW_CORPUS)")
+      return
+    }
+    let rows = Corpus.rows()
+    #expect(rows.count > 1000)
+    var byFile: [String: [Corpus.Row]] = [:]
+    for row in rows { byFile[row.file, default: []].append(row) }
+    var matched: [String: Int] = [:]
+    var total: [String: Int] = [:]
+    for (file, fileRows) in byFile.sorted(by: { $0.key < $1.key }) {
+      let bytes = try #require(Corpus.bytes(file), "\(file) unreadable")
+      let outcome = Self.decode(bytes)
+      for row in fileRows {
+        total[row.kind, default: 0] += 1
+        let mandatory = row.kind == "valid" || row.kind == "edge"
+        guard row.frame < outcome.sha.count else {
+          if mandatory { Issue.record("\(row): have \(outcome.sha.count) frames (\(String(describing: outcome.error))), want frame \(row.frame)") }
+          continue
+        }
+        let f = outcome.frames[row.frame]
+        let ok = outcome.sha[row.frame] == row.sha256 && f.delayCS == row.delayCS && f.disposal == row.disposal
+        if ok { matched[row.kind, default: 0] += 1 }
+        if mandatory && !ok {
+          Issue.record("\(row): have sha \(outcome.sha[row.frame]) delay \(f.delayCS) disposal \(f.disposal), want \(row.sha256) \(row.delayCS) \(row.disposal)")
+        }
+      }
+    }
+    for kind in total.keys.sorted() {
+      print("CorpusTests: \(kind): \(matched[kind, default: 0])/\(total[kind]!) rows match")
+    }
+  }
+
+  @Test func everyCorpusFileDecodesQuicklyWithoutCrashing() throws {
+    guard Corpus.root != nil else {
+      print("CorpusTests: SKIPPED: ../shared/corpus not found")
+      return
+    }
+    let files = Corpus.allGIFs()
+    #expect(files.count > 400)
+    var slowest = (file: "", seconds: 0.0)
+    for file in files {
+      guard let bytes = Corpus.bytes(file) else { continue }
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      if let doc = try? GIFDocument.decode(bytes) { doc.renderAll(format: .rgba) { _, _ in } }
+      let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+      if s > slowest.seconds { slowest = (file, s) }
+    }
+    print("CorpusTests: \(files.count) files decoded; slowest \(slowest.file) \(slowest.seconds) s")
+    #expect(slowest.seconds < 1.0, "\(slowest.file) took \(slowest.seconds) s")
+  }
+}
