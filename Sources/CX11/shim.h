@@ -15,4 +15,11 @@ static inline unsigned long gv_get_pixel(XImage *image, int x, int y) { return X
 // shmat's (void *)-1 failure value is not expressible in Swift.
 static inline int gv_shmat_failed(void *p) { return p == (void *)-1; }
 
+// Visual's `class` member is spelled c_class only under C++.
+#if defined(__cplusplus) || defined(c_plusplus)
+static inline int gv_visual_class(Visual *v) { return v->c_class; }
+#else
+static inline int gv_visual_class(Visual *v) { return v->class; }
+#endif
+
 #endif

@@ -1,9 +1,23 @@
 import GIFLoader
+import GIFView
 
-/// Window mode arrives with the window issue; until then it shows --info.
-func runWindow(options: Options, sources: [Source]) -> Int32 {
-  var o = options
-  o.mode = .info
-  return Headless(options: o) { source throws(LoadError) in try fetchWhole(source, options: options) }.run(
-    sources: sources)
+/// Window mode: one window plays the sources (`n`/`p` switch between them).
+func runWindow(options o: Options, sources: [Source]) -> Int32 {
+  var v = GIFView.Options()
+  v.contentMode = ContentMode(rawValue: o.contentMode.rawValue) ?? .fit
+  if let (r, g, b) = parseColor(o.background) {
+    v.background = .solid(r: r, g: g, b: b)
+    v.solidBackground = .solid(r: r, g: g, b: b)
+  }
+  v.startPaused = o.paused
+  v.speed = o.speed
+  v.plays = o.loop
+  v.exactDelays = o.exactDelays
+  v.useSHM = !o.noSHM
+  v.fade = !o.noFade
+  v.fullscreen = o.fullscreen
+  v.display = o.display
+  if let g = o.geometry, let p = parseGeometry(g) { v.geometry = p }
+  v.load = loadOptions(o)
+  return GIFView(sources: sources, options: v).run()
 }

@@ -1,0 +1,105 @@
+import GIFDecoder
+import GIFLoader
+import Glibc
+import X11Window
+
+extension GIFView {
+  /// The window's first size: the GIF's size at 1:1 when it fits in 90 % of the screen,
+  /// else scaled down keeping the aspect; `--geometry` wins; 320×240 while unknown.
+  func initialWindowOptions() -> WindowOptions {
+    var o = WindowOptions(title: title, width: 320, height: 240, useSHM: options.useSHM, fullscreen: options.fullscreen)
+    o.display = options.display
+    if let g = options.geometry {
+      (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
+    }
+    return o
+  }
+
+  func windowSize(forImage w: Int, _ h: Int) -> (Int, Int) {
+    guard let window else { return (w, h) }
+    let s = window.screenSize
+    let maxW = Double(s.width) * 0.9, maxH = Double(s.height) * 0.9
+    if Double(w) <= maxW && Double(h) <= maxH { return (w, h) }
+    let k = min(maxW / Double(w), maxH / Double(h))
+    return (max(1, Int(Double(w) * k)), max(1, Int(Double(h) * k)))
+  }
+
+  /// Once the size is known the window takes the image's size (unless `--geometry`).
+  func fitWindowToImage() {
+    guard !sizedForImage, options.geometry == nil, !options.fullscreen, let screen, let window else { return }
+    sizedForImage = true
+    let (w, h) = windowSize(forImage: screen.width, screen.height)
+    if w != window.width || h != window.height { window.resize(width: w, height: h) }
+  }
+
+  /// For a local file the size is read from its header before the window maps, so the
+  /// window never jumps.
+  func presizeFromLocalHeader() {
+    guard options.geometry == nil, case .path(let path) = source else { return }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    var header = [UInt8](repeating: 0, count: 10)
+    guard read(fd, &header, 10) == 10, header[0..<4] == [0x47, 0x49, 0x46, 0x38] else { return }
+    let w = Int(header[6]) | Int(header[7]) << 8, h = Int(header[8]) | Int(header[9]) << 8
+    guard w > 0, h > 0, let window else { return }
+    let (ww, wh) = windowSize(forImage: w, h)
+    sizedForImage = true
+    window.resize(width: ww, height: wh)
+  }
+
+  /// The UI thread's loop (DESIGN §1): drain the mailbox and X, advance the timeline,
+  /// draw once, then poll() the X fd and the wake-up pipe until the next deadline.
+  /// Paused, still, or waiting with nothing animated: poll() without a timeout.
+  func eventLoop() {
+    guard let window else { return }
+    presizeFromLocalHeader()
+    window.map()
+    while !quit {
+      for (g, m) in mailbox.take() where g == generation { handle(m) }
+      for event in window.pendingEvents() { handle(event) }
+      if quit { break }
+      let now = clock.nowNS
+      tick(now: now)
+      if needsRedraw { redraw(now: now) }
+      if window.hasQueuedEvents { continue }
+      let timeout = nextWake(now: clock.nowNS).map { due -> Int32 in
+        let now = clock.nowNS
+        return due <= now ? 0 : Int32(min((due - now + 999_999) / 1_000_000, 60_000))
+      }
+      _ = pollReadable([window.fileDescriptor, mailbox.pipe.readFD], timeoutMS: timeout ?? -1)
+    }
+  }
+
+  func handle(_ event: WindowEvent) {
+    switch event {
+    case .expose, .mapped, .resized: needsRedraw = true
+    case .closeRequested: quit = true
+    case .key(let key): if let c = command(for: key) { perform(c) }
+    case .button(let b, _, _): if let c = command(forButton: b) { perform(c) }
+    }
+  }
+
+  /// When something on screen must change next; nil = nothing scheduled.
+  func nextWake(now: UInt64) -> UInt64? {
+    var due: [UInt64] = []
+    switch phase {
+    case .loading:
+      due.append(spinnerShownAt == nil ? spinnerDueAt : nextSpinnerStep(now: now))
+    case .playing:
+      if let d = timeline.nextDeadline { due.append(d) }
+      if timeline.isWaiting && !loadComplete { due.append(nextSpinnerStep(now: now)) }
+      if fadeStart != nil { due.append(now + 16_000_000) }
+    case .failed:
+      break
+    }
+    return due.min()
+  }
+
+  func spinnerStep(now: UInt64) -> Int { Int((now - launchNS) / Spinner.stepNS) % Spinner.spokes }
+
+  func nextSpinnerStep(now: UInt64) -> UInt64 {
+    let since = now - launchNS
+    return launchNS + (since / Spinner.stepNS + 1) * Spinner.stepNS
+  }
+}

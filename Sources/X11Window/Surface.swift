@@ -1,0 +1,107 @@
+import CX11
+import Glibc
+
+/// The window's pixels on the client side: an XImage in MIT-SHM when the server can
+/// attach it, else a plain XImage sent with XPutImage. Both give identical pixels.
+final class Surface {
+  let width: Int
+  let height: Int
+  let image: UnsafeMutablePointer<XImage>
+  let usesSHM: Bool
+  private var shmInfo = XShmSegmentInfo()
+  private unowned let display: DisplayConnection
+
+  /// 32-bit pixels, `width` per row (bytes_per_line is checked to be width × 4).
+  var pixels: UnsafeMutableBufferPointer<UInt32> {
+    UnsafeMutableBufferPointer(
+      start: UnsafeMutableRawPointer(image.pointee.data).assumingMemoryBound(to: UInt32.self),
+      count: width * height)
+  }
+
+  init?(display: DisplayConnection, width: Int, height: Int, trySHM: Bool) {
+    self.display = display
+    self.width = width
+    self.height = height
+    let d = display.display
+    if trySHM, display.hasSHM, let img = Surface.createSHM(display, width, height, &shmInfo) {
+      image = img
+      usesSHM = true
+      return
+    }
+    let bytes = width * height * 4
+    guard let data = malloc(max(bytes, 4)) else { return nil }
+    memset(data, 0, max(bytes, 4))
+    guard
+      let img = XCreateImage(
+        d, display.visual, UInt32(display.depth), ZPixmap, 0, data.assumingMemoryBound(to: CChar.self),
+        UInt32(width), UInt32(height), 32, Int32(width * 4))
+    else {
+      free(data)
+      return nil
+    }
+    image = img
+    usesSHM = false
+  }
+
+  private static func createSHM(
+    _ display: DisplayConnection, _ w: Int, _ h: Int, _ info: inout XShmSegmentInfo
+  ) -> UnsafeMutablePointer<XImage>? {
+    let d = display.display
+    guard let img = XShmCreateImage(d, display.visual, UInt32(display.depth), ZPixmap, nil, &info, UInt32(w), UInt32(h))
+    else { return nil }
+    guard img.pointee.bytes_per_line == Int32(w * 4), img.pointee.bits_per_pixel == 32 else {
+      gv_destroy_image(img)
+      return nil
+    }
+    let size = Int(img.pointee.bytes_per_line) * h
+    info.shmid = shmget(IPC_PRIVATE, max(size, 4), IPC_CREAT | 0o600)
+    guard info.shmid >= 0 else {
+      gv_destroy_image(img)
+      return nil
+    }
+    let addr = shmat(info.shmid, nil, 0)
+    guard let addr, gv_shmat_failed(addr) == 0 else {
+      shmctl(info.shmid, IPC_RMID, nil)
+      gv_destroy_image(img)
+      return nil
+    }
+    info.shmaddr = addr.assumingMemoryBound(to: CChar.self)
+    info.readOnly = 0
+    img.pointee.data = info.shmaddr
+    // A refused attach (remote display, other user) arrives as an X error.
+    let attached = display.catchingErrors { XShmAttach(d, &info) != 0 }
+    // Marked for removal now: the segment goes away with the last detach, even on SIGKILL.
+    shmctl(info.shmid, IPC_RMID, nil)
+    guard attached else {
+      shmdt(addr)
+      img.pointee.data = nil
+      gv_destroy_image(img)
+      return nil
+    }
+    return img
+  }
+
+  /// Sends rows `y0..<y1` (all by default) to `window` and waits until the server has
+  /// read them, so the buffer may be drawn into again at once.
+  func present(to window: Window, gc: GC, y0: Int = 0, y1: Int? = nil) {
+    let d = display.display
+    let y1 = y1 ?? height
+    guard y1 > y0 else { return }
+    if usesSHM {
+      XShmPutImage(d, window, gc, image, 0, Int32(y0), 0, Int32(y0), UInt32(width), UInt32(y1 - y0), 0)
+    } else {
+      XPutImage(d, window, gc, image, 0, Int32(y0), 0, Int32(y0), UInt32(width), UInt32(y1 - y0))
+    }
+  }
+
+  func destroy() {
+    let d = display.display
+    if usesSHM {
+      XShmDetach(d, &shmInfo)
+      XSync(d, 0)
+      shmdt(shmInfo.shmaddr)
+      image.pointee.data = nil
+    }
+    gv_destroy_image(image)  // frees the malloc'd data of a plain image
+  }
+}

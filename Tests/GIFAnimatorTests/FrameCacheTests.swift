@@ -1,0 +1,90 @@
+import GIFAnimator
+import GIFDecoder
+import GIFTestSupport
+import Testing
+
+/// A w×h animation of `count` frames; frame k fills the screen with palette index k % 4.
+private func animation(width: Int, height: Int, count: Int) throws -> GIFDocument {
+  var b = GIFBuilder(width: width, height: height, globalPalette: [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])
+  b.loop(0)
+  for k in 0..<count {
+    b.control(delayCS: 5)
+    b.image(
+      width: width, height: height, indices: [UInt8](repeating: UInt8(k % 4), count: width * height),
+      minimumCodeSize: 2)
+  }
+  b.trailer()
+  return try GIFDocument.decode(b.bytes)
+}
+
+private let colours: [UInt32] = [0xFFFF_0000, 0xFF00_FF00, 0xFF00_00FF, 0xFFFF_FFFF]
+
+@Suite("Frame cache")
+struct FrameCacheTests {
+  /// Runs the worker inline, so the tests are deterministic.
+  static let inline: @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
+
+  @Test func allFramesAreKeptWhenTheyFitTheBudget() throws {
+    let doc = try animation(width: 8, height: 8, count: 10)
+    let cache = FrameCache(screen: doc.screen, format: .bgra, budgetBytes: 64 << 20, spawn: Self.inline)
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    #expect(cache.cachedCount == 10)
+    for k in 0..<10 {
+      let f = try #require(cache.frame(k))
+      #expect(f.allSatisfy { $0 == colours[k % 4] }, "frame \(k)")
+    }
+  }
+
+  @Test func memoryStaysWithinTheBudgetForAnyFrameCount() throws {
+    let doc = try animation(width: 16, height: 16, count: 300)
+    let frameBytes = 16 * 16 * 4
+    let budget = frameBytes * 5
+    let cache = FrameCache(screen: doc.screen, format: .bgra, budgetBytes: budget, spawn: Self.inline)
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    #expect(cache.capacity == 5)
+    for head in [0, 1, 2, 150, 299, 3, 298] {
+      cache.setHead(head)
+      #expect(cache.cachedBytes <= budget, "head \(head): have \(cache.cachedBytes) bytes, want ≤ \(budget)")
+      // The head and the frames after it (wrapping) are ready.
+      for ahead in 0..<5 {
+        let k = (head + ahead) % 300
+        let f = try #require(cache.frame(k), "head \(head): frame \(k) not rendered ahead")
+        #expect(f[0] == colours[k % 4], "frame \(k)")
+      }
+    }
+  }
+
+  @Test func renderingAheadMatchesSequentialRendering() throws {
+    // Disposal 3 makes each canvas depend on history: restarts must replay it right.
+    var b = GIFBuilder(width: 4, height: 1, globalPalette: [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
+    b.loop(0)
+    for k in 0..<12 {
+      b.control(delayCS: 2, disposal: k % 3 == 0 ? 3 : 1)
+      b.image(x: k % 4, y: 0, width: 1, height: 1, indices: [UInt8(k % 3 + 1)], minimumCodeSize: 2)
+    }
+    b.trailer()
+    let doc = try GIFDocument.decode(b.bytes)
+    var expected: [[UInt32]] = []
+    doc.renderAll(format: .bgra) { _, c in expected.append(Array(c)) }
+    let cache = FrameCache(screen: doc.screen, format: .bgra, budgetBytes: 4 * 4 * 3, spawn: Self.inline)
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    for head in [5, 2, 11, 0, 7] {
+      cache.setHead(head)
+      let f = try #require(cache.frame(head))
+      #expect(f == expected[head], "frame \(head)")
+    }
+  }
+
+  @Test func framesArrivingLaterAreRenderedAsTheyCome() throws {
+    let doc = try animation(width: 4, height: 4, count: 3)
+    let cache = FrameCache(screen: doc.screen, format: .bgra, spawn: Self.inline)
+    cache.append(doc.frames[0])
+    #expect(cache.frame(0) != nil)
+    #expect(cache.frame(1) == nil)
+    cache.append(doc.frames[1])
+    #expect(cache.frame(1)?[0] == colours[1])
+  }
+}
