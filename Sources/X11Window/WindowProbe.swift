@@ -1,0 +1,158 @@
+import CX11
+import Glibc
+
+/// A second X client that looks at and pokes other clients' windows: for tests,
+/// `make screenshots` and measurements (the way a user or a window manager would).
+public final class WindowProbe {
+  private let connection: DisplayConnection
+
+  public init(display: String) throws(X11Error) {
+    connection = try DisplayConnection(name: display)
+  }
+
+  deinit { connection.close() }
+
+  /// Top-level windows (children of the root) whose WM_CLASS class is `cls`.
+  public func windows(withClass cls: String) -> [UInt] {
+    let d = connection.display
+    var rootRet: Window = 0, parent: Window = 0
+    var children: UnsafeMutablePointer<Window>?
+    var count: UInt32 = 0
+    guard XQueryTree(d, connection.root, &rootRet, &parent, &children, &count) != 0, let children else { return [] }
+    defer { XFree(children) }
+    var found: [UInt] = []
+    for i in 0..<Int(count) {
+      var hint = XClassHint()
+      if XGetClassHint(d, children[i], &hint) != 0 {
+        let c = hint.res_class.map { String(cString: $0) }
+        if let n = hint.res_name { XFree(n) }
+        if let r = hint.res_class { XFree(r) }
+        if c == cls { found.append(children[i]) }
+      }
+    }
+    return found
+  }
+
+  /// Waits up to `timeoutMS` for a mapped window of class `cls`.
+  public func waitForWindow(withClass cls: String = "Gifview", timeoutMS: Int = 5000) -> UInt? {
+    for _ in 0..<(timeoutMS / 10) {
+      if let w = windows(withClass: cls).first(where: isViewable) { return w }
+      usleep(10_000)
+    }
+    return nil
+  }
+
+  /// Waits up to `timeoutMS` for a mapped gifview window of process `pid`.
+  public func waitForWindow(pid: Int32, timeoutMS: Int = 5000) -> UInt? {
+    for _ in 0..<(timeoutMS / 10) {
+      let mine = windows(withClass: "Gifview").first { w in
+        isViewable(w) && property(w, "_NET_WM_PID")?.longs.first == Int(pid)
+      }
+      if let mine { return mine }
+      usleep(10_000)
+    }
+    return nil
+  }
+
+  public func isViewable(_ w: UInt) -> Bool {
+    var a = XWindowAttributes()
+    return XGetWindowAttributes(connection.display, w, &a) != 0 && a.map_state == IsViewable
+  }
+
+  public func size(_ w: UInt) -> (width: Int, height: Int) {
+    var a = XWindowAttributes()
+    XGetWindowAttributes(connection.display, w, &a)
+    return (Int(a.width), Int(a.height))
+  }
+
+  /// WM_CLASS as (instance, class).
+  public func wmClass(_ w: UInt) -> (String, String)? {
+    var hint = XClassHint()
+    guard XGetClassHint(connection.display, w, &hint) != 0 else { return nil }
+    defer {
+      if let n = hint.res_name { XFree(n) }
+      if let r = hint.res_class { XFree(r) }
+    }
+    return (hint.res_name.map { String(cString: $0) } ?? "", hint.res_class.map { String(cString: $0) } ?? "")
+  }
+
+  /// A property's raw items (8-bit as bytes, 32-bit as longs) and its type's name.
+  public func property(_ w: UInt, _ name: String) -> (type: String, bytes: [UInt8], longs: [Int])? {
+    let d = connection.display
+    let atom = XInternAtom(d, name, 1)
+    guard atom != 0 else { return nil }
+    var type: Atom = 0
+    var format: Int32 = 0
+    var count: UInt = 0, after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    guard XGetWindowProperty(d, w, atom, 0, 1 << 20, 0, 0, &type, &format, &count, &after, &data) == Success,
+      type != 0, let data
+    else { return nil }
+    defer { XFree(data) }
+    let typeName = XGetAtomName(d, type).map { p in
+      defer { XFree(p) }
+      return String(cString: p)
+    } ?? ""
+    switch format {
+    case 8: return (typeName, Array(UnsafeBufferPointer(start: data, count: Int(count))), [])
+    case 32:
+      let longs = UnsafeRawPointer(data).assumingMemoryBound(to: Int.self)
+      return (typeName, [], Array(UnsafeBufferPointer(start: longs, count: Int(count))))
+    default: return (typeName, [], [])
+    }
+  }
+
+  public func string(_ w: UInt, _ name: String) -> String? {
+    property(w, name).map { String(decoding: $0.bytes, as: UTF8.self) }
+  }
+
+  /// The window's pixels as 0x00RRGGBB (XGetImage).
+  public func pixels(_ w: UInt) -> (width: Int, height: Int, pixels: [UInt32])? {
+    let (width, height) = size(w)
+    guard width > 0, height > 0,
+      let img = XGetImage(connection.display, w, 0, 0, UInt32(width), UInt32(height), ~0, ZPixmap)
+    else { return nil }
+    defer { gv_destroy_image(img) }
+    var out = [UInt32](repeating: 0, count: width * height)
+    for y in 0..<height {
+      for x in 0..<width { out[y * width + x] = UInt32(truncatingIfNeeded: gv_get_pixel(img, Int32(x), Int32(y))) & 0xFF_FFFF }
+    }
+    return (width, height, out)
+  }
+
+  /// Sends a key press (as XSendEvent; gifview accepts synthetic events).
+  public func sendKey(_ w: UInt, keysym: UInt) {
+    let d = connection.display
+    var e = XEvent()
+    e.xkey.type = KeyPress
+    e.xkey.display = d
+    e.xkey.window = w
+    e.xkey.root = connection.root
+    e.xkey.same_screen = 1
+    e.xkey.keycode = UInt32(XKeysymToKeycode(d, KeySym(keysym)))
+    XSendEvent(d, w, 1, KeyPressMask, &e)
+    XFlush(d)
+  }
+
+  /// Common keysyms, so tests need not import Xlib.
+  public static let keyQ: UInt = 0x71, keySpace: UInt = 0x20, keyPeriod: UInt = 0x2e, keyR: UInt = 0x72
+  public static let keyEscape: UInt = 0xff1b, keyB: UInt = 0x62, keyI: UInt = 0x69
+
+  /// What a window manager's close button does: WM_DELETE_WINDOW.
+  public func sendDelete(_ w: UInt) {
+    let d = connection.display
+    var e = XEvent()
+    e.xclient.type = ClientMessage
+    e.xclient.window = w
+    e.xclient.message_type = connection.atom("WM_PROTOCOLS")
+    e.xclient.format = 32
+    e.xclient.data.l.0 = Int(connection.atom("WM_DELETE_WINDOW"))
+    XSendEvent(d, w, 0, 0, &e)
+    XFlush(d)
+  }
+
+  public func resize(_ w: UInt, width: Int, height: Int) {
+    XResizeWindow(connection.display, w, UInt32(width), UInt32(height))
+    XSync(connection.display, 0)
+  }
+}

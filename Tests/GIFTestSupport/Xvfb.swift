@@ -1,0 +1,124 @@
+import Foundation
+
+/// An Xvfb server of the test's own on a free display (`-displayfd`: no races).
+public final class Xvfb: @unchecked Sendable {
+  public let display: String
+  private let process: Process
+
+  public static var available: Bool { executable != nil }
+
+  static var executable: String? {
+    ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Starts `Xvfb -displayfd 1 -screen 0 WxHxD`; throws if it does not come up in 10 s.
+  public init(width: Int = 1280, height: Int = 1024, depth: Int = 24, extraArguments: [String] = []) throws {
+    guard let exe = Self.executable else { throw XvfbError.message("Xvfb is not installed (make test installs it)") }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: exe)
+    p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"] + extraArguments
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    process = p
+    var text = ""
+    let deadline = Date().addingTimeInterval(10)
+    while !text.contains("\n") && Date() < deadline {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    guard let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      p.terminate()
+      throw XvfbError.message("Xvfb did not report a display")
+    }
+    display = ":\(n)"
+  }
+
+  deinit {
+    process.terminate()
+    process.waitUntilExit()
+  }
+}
+
+public enum XvfbError: Error { case message(String) }
+
+/// The repository root, from this file's path.
+public let repositoryRoot: URL = {
+  var dir = URL(fileURLWithPath: #filePath)
+  for _ in 0..<3 { dir.deleteLastPathComponent() }
+  return dir
+}()
+
+/// The debug gifview binary `make test` builds before the tests.
+public var gifviewBinary: String {
+  ProcessInfo.processInfo.environment["GIFVIEW_BIN"]
+    ?? repositoryRoot.appendingPathComponent(".build/debug/gifview").path
+}
+
+/// A running gifview: stderr captured, exit status when it ends.
+public final class RunningProcess: @unchecked Sendable {
+  public let process = Process()
+  private let errPipe = Pipe()
+  private let outPipe = Pipe()
+  private var stderrData = Data()
+  private var stdoutData = Data()
+  private let lock = NSLock()
+
+  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws {
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    process.standardError = errPipe
+    process.standardOutput = outPipe
+    if let stdin {
+      let inPipe = Pipe()
+      process.standardInput = inPipe
+      try process.run()
+      inPipe.fileHandleForWriting.write(stdin)
+      try? inPipe.fileHandleForWriting.close()
+    } else {
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+    }
+    errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+      let d = h.availableData
+      self?.lock.withLock { self?.stderrData.append(d) }
+    }
+    outPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+      let d = h.availableData
+      self?.lock.withLock { self?.stdoutData.append(d) }
+    }
+  }
+
+  public var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+  public var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+
+  /// The exit status, or nil if it is still running after `timeout` seconds.
+  public func wait(timeout: Double = 5) -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(5_000) }
+    if process.isRunning { return nil }
+    usleep(20_000)  // let the pipes drain
+    return process.terminationStatus
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    errPipe.fileHandleForReading.readabilityHandler = nil
+    outPipe.fileHandleForReading.readabilityHandler = nil
+  }
+}
+
+/// Polls `condition` every 10 ms for up to `timeout` seconds.
+public func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while Date() < deadline {
+    if condition() { return true }
+    usleep(10_000)
+  }
+  return condition()
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GIFTestSupport
+import X11Window
+
+/// One Xvfb for the window tests; each test finds its own window by `_NET_WM_PID`.
+let sharedXvfb: Xvfb? = try? Xvfb()
+
+/// A gifview window under test.
+final class Viewer {
+  let process: RunningProcess
+  let probe: WindowProbe
+  let window: UInt
+
+  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    guard let xvfb = sharedXvfb else { throw XvfbError.message("no Xvfb") }
+    var env = environment
+    env["DISPLAY"] = xvfb.display
+    process = try RunningProcess(gifviewBinary, arguments, environment: env)
+    probe = try WindowProbe(display: xvfb.display)
+    guard let w = probe.waitForWindow(pid: process.process.processIdentifier) else {
+      throw XvfbError.message("no window appeared; stderr: \(process.stderr)")
+    }
+    window = w
+  }
+
+  var size: (width: Int, height: Int) { probe.size(window) }
+  var pixels: [UInt32] { probe.pixels(window)?.pixels ?? [] }
+
+  /// Waits until the window shows exactly `want` (0x00RRGGBB, window-sized).
+  func waitForPixels(_ want: [UInt32], timeout: Double = 5) -> Bool {
+    eventually(timeout: timeout) { pixels == want }
+  }
+
+  func key(_ keysym: UInt) { probe.sendKey(window, keysym: keysym) }
+
+  deinit { if process.process.isRunning { process.process.terminate() } }
+}
+
+/// Writes `bytes` to a fresh temporary file named `name`.
+func temporaryFile(_ name: String, _ bytes: [UInt8]) -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-tests-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let path = dir.appendingPathComponent(name).path
+  FileManager.default.createFile(atPath: path, contents: Data(bytes))
+  return path
+}
+
+/// RGB of a palette as 0x00RRGGBB.
+func rgb(_ p: [UInt8], _ i: Int) -> UInt32 { UInt32(p[3 * i]) << 16 | UInt32(p[3 * i + 1]) << 8 | UInt32(p[3 * i + 2]) }
