@@ -37,6 +37,8 @@ let package = Package(
     .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"]),
     .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport"]),
     .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport"]),
+    .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),
+    .executableTarget(name: "gifbench", dependencies: ["GIFDecoder"], path: "Benchmarks/gifbench"),
   ],
   swiftLanguageModes: [.v6]
 )
