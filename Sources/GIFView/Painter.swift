@@ -82,56 +82,70 @@ enum Painter {
       }
       return
     }
-    // Source span of each window column/row: [lo, hi).
-    let sx = spans(count: x1 - x0, from: x0 - place.x, scaled: place.width, source: w)
-    let sy = spans(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h)
-    let enlarging = place.width >= w && place.height >= h
+    // Each window pixel covers a box of the source; every source pixel counts by how
+    // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one
+    // source pixel per window pixel (sharp); shrinking averages the area.
+    let wx = weights(count: x1 - x0, from: x0 - place.x, scaled: place.width, source: w)
+    let wy = weights(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h)
     for j in 0..<(y1 - y0) {
       let y = y0 + j
       let dst = y * W
-      let (ry0, ry1) = sy[j]
+      let rows = wy[j]
       for i in 0..<(x1 - x0) {
         let x = x0 + i
-        let (rx0, rx1) = sx[i]
-        if enlarging {
-          let p = frame[ry0 * w + rx0]
+        let cols = wx[i]
+        if rows.count == 1 && cols.count == 1 {
+          let p = frame[rows[0].index * w + cols[0].index]
           if p >> 24 != 0 { out[dst + x] = p & 0xFF_FFFF }
           continue
         }
-        // Average premultiplied colour over the area, then blend over the background.
+        // Premultiplied sums (alpha is 0 or 1 per GIF pixel), then over the background.
         var r = 0, g = 0, b = 0, a = 0
-        for yy in ry0..<ry1 {
-          let row = yy * w
-          for xx in rx0..<rx1 {
-            let p = frame[row + xx]
-            if p >> 24 != 0 {
-              r += Int(p >> 16 & 0xff)
-              g += Int(p >> 8 & 0xff)
-              b += Int(p & 0xff)
-              a += 1
-            }
+        for (sy, wyk) in rows {
+          let row = sy * w
+          for (sx, wxk) in cols {
+            let p = frame[row + sx]
+            guard p >> 24 != 0 else { continue }
+            let k = wyk * wxk
+            r += Int(p >> 16 & 0xff) * k
+            g += Int(p >> 8 & 0xff) * k
+            b += Int(p & 0xff) * k
+            a += k
           }
         }
-        let n = (ry1 - ry0) * (rx1 - rx0)
         guard a > 0 else { continue }
+        let n = 4096 * 4096
         let under = out[dst + x]
-        let ur = Int(under >> 16 & 0xff), ug = Int(under >> 8 & 0xff), ub = Int(under & 0xff)
-        let rr = (r + ur * (n - a) + n / 2) / n
-        let gg = (g + ug * (n - a) + n / 2) / n
-        let bb = (b + ub * (n - a) + n / 2) / n
+        let rest = n - a
+        let rr = (r + Int(under >> 16 & 0xff) * rest + n / 2) / n
+        let gg = (g + Int(under >> 8 & 0xff) * rest + n / 2) / n
+        let bb = (b + Int(under & 0xff) * rest + n / 2) / n
         out[dst + x] = UInt32(rr) << 16 | UInt32(gg) << 8 | UInt32(bb)
       }
     }
   }
 
   /// For `count` window pixels starting `from` pixels into a `scaled`-wide image of a
-  /// `source`-wide one: the source range each covers (never empty).
-  static func spans(count: Int, from: Int, scaled: Int, source: Int) -> [(Int, Int)] {
-    (0..<count).map { i in
-      let d = from + i
-      let lo = min(d * source / scaled, source - 1)
-      let hi = min(max((d + 1) * source / scaled, lo + 1), source)
-      return (lo, hi)
+  /// `source`-wide one: the source pixels each covers and their weights (sum 4096).
+  static func weights(count: Int, from: Int, scaled: Int, source: Int) -> [[(index: Int, weight: Int)]] {
+    let k = Double(source) / Double(scaled)
+    return (0..<count).map { i in
+      let d = Double(from + i)
+      let a = d * k, b = (d + 1) * k
+      var parts: [(Int, Double)] = []
+      var s = Int(a.rounded(.down))
+      while Double(s) < b && s < source {
+        let overlap = min(b, Double(s + 1)) - max(a, Double(s))
+        if overlap > 1e-9 { parts.append((s, overlap)) }
+        s += 1
+      }
+      if parts.isEmpty { return [(min(max(Int(a), 0), source - 1), 4096)] }
+      let total = parts.reduce(0) { $0 + $1.1 }
+      var out = parts.map { (index: $0.0, weight: Int(($0.1 / total * 4096).rounded())) }
+      // Rounding must not change the total: the largest part takes the difference.
+      let diff = 4096 - out.reduce(0) { $0 + $1.weight }
+      if let m = out.indices.max(by: { out[$0].weight < out[$1].weight }) { out[m].weight += diff }
+      return out.filter { $0.weight > 0 }
     }
   }
 

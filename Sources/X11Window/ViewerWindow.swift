@@ -267,9 +267,16 @@ public final class ViewerWindow {
     return UInt(p[0])
   }
 
+  /// Text as 16-bit characters: with the ISO 10646 font any BMP character draws
+  /// (file names, the em dash); with a Latin-1 fallback font the high byte is 0.
+  private func chars(_ s: String) -> [XChar2b] {
+    s.utf16.map { XChar2b(byte1: UInt8($0 >> 8), byte2: UInt8($0 & 0xff)) }
+  }
+
   public func textWidth(_ s: String) -> Int {
-    guard let font else { return s.utf8.count * 6 }
-    return Int(XTextWidth(font, s, Int32(s.utf8.count)))
+    guard let font else { return s.utf16.count * 6 }
+    var c = chars(s)
+    return Int(XTextWidth16(font, &c, Int32(c.count)))
   }
 
   public var lineHeight: Int {
@@ -300,7 +307,8 @@ public final class ViewerWindow {
     let ascent = Int(font?.pointee.ascent ?? 10)
     for (i, line) in item.lines.enumerated() {
       let lx = item.anchor == .center ? x + (w - widths[i]) / 2 : x + 6
-      XDrawString(d, window, gc, Int32(lx), Int32(y + 4 + ascent + i * lineHeight), line, Int32(line.utf8.count))
+      var c = chars(line)
+      XDrawString16(d, window, gc, Int32(lx), Int32(y + 4 + ascent + i * lineHeight), &c, Int32(c.count))
     }
   }
 
