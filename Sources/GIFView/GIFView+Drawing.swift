@@ -2,101 +2,108 @@ import GIFDecoder
 import X11Window
 
 extension GIFView {
+  /// Draws every visible player into its tile and presents the window once.
   func redraw(now: UInt64) {
     guard let window else { return }
     needsRedraw = false
+    // A lone player still within its spinner grace period draws nothing yet: a local
+    // file's first frame is then the first thing on screen.
+    if !isGrid, case .loading = player.phase, !player.isSpinning(now: now) { return }
+    let tiles =
+      isGrid
+      ? Tile.grid(count: players.count, width: window.width, height: window.height)
+      : [Tile(x0: 0, y0: 0, x1: window.width, y1: window.height)]
+    let step = spinnerStep(now: now)
     var text: [TextItem] = []
-    switch phase {
-    case .loading(let received, let expected):
-      // Held back briefly so a local file's first frame is the first thing drawn.
-      guard now >= spinnerDueAt else { return }
-      let step = spinnerStep(now: now)
-      lastSpinnerStep = step
-      window.draw { out, w, h in
-        out.update(repeating: Spinner.backdrop)
-        let r = min(28, max(10, Double(min(w, h)) * 0.09))
-        Spinner.draw(into: out, width: w, height: h, cx: Double(w) / 2, cy: Double(h) / 2, radius: r, step: step)
-        if fadeFrom.count != out.count { fadeFrom = [UInt32](repeating: 0, count: out.count) }
-        _ = fadeFrom.withUnsafeMutableBufferPointer { $0.update(fromContentsOf: out) }
+    window.draw { out, w, h in
+      if isGrid { Painter.fill(out, width: w, tile: Tile(x0: 0, y0: 0, x1: w, y1: h), with: 0x1A1B1D) }
+      for (p, tile) in zip(visible, tiles) {
+        text += draw(p, in: tile, out: out, width: w, now: now, step: step)
       }
-      if spinnerShownAt == nil { spinnerShownAt = now }
-      let r = min(28, max(10, window.height * 9 / 100))
-      if let expected, expected > 0 {
-        let percent = min(100, received * 100 / expected)
-        text.append(TextItem(["\(percent)%"], x: window.width / 2, y: window.height / 2 + r + 18, anchor: .center, boxed: false))
-      }
-    case .failed(let message):
-      window.draw { out, w, h in
-        out.update(repeating: Spinner.backdrop)
-        let r = min(30, max(12, Double(min(w, h)) * 0.1))
-        Spinner.drawFailureIcon(into: out, width: w, height: h, cx: Double(w) / 2, cy: Double(h) / 2 - r * 0.8, radius: r)
-      }
-      let r = min(30, max(12, min(window.width, window.height) / 10))
-      text.append(
-        TextItem(
-          [message, "r: retry   q: quit"], x: window.width / 2, y: window.height / 2 + r + 10, anchor: .center,
-          boxed: false))
-    case .playing:
-      guard drawFrame(window: window, now: now) else { return }
-      if showInfo { text.append(infoOverlay()) }
     }
+    if showInfo && !isGrid, case .playing = player.phase { text.append(infoOverlay()) }
     window.present(text: text)
   }
 
-  /// Draws the current frame (and the corner spinner or the fade); false when the frame
-  /// is not rendered yet (the `.rendered` message brings us back).
-  private func drawFrame(window: ViewerWindow, now: UInt64) -> Bool {
-    guard let screen, let cache else { return false }
-    let index = timeline.current
-    guard let frame = cache.frame(index) ?? (shownFrame >= 0 ? cache.frame(shownFrame) : nil) else {
-      return false
-    }
-    if cache.frame(index) != nil { shownFrame = index }
-    let scale = currentScale
-    let background = self.background
-    let waiting = timeline.isWaiting && !loadComplete
-    let step = spinnerStep(now: now)
-    var fadeT: Double?
-    if let start = fadeStart {
-      let t = Double(now - start) / Double(Self.fadeNS)
-      if t >= 1 { fadeStart = nil } else { fadeT = t }
-    }
-    window.draw { out, w, h in
-      let place = Placement(imageWidth: screen.width, imageHeight: screen.height, scale: scale, windowWidth: w, windowHeight: h)
+  /// One player's content in `tile`; answers the text to draw over it.
+  private func draw(
+    _ p: Player, in tile: Tile, out: UnsafeMutableBufferPointer<UInt32>, width W: Int, now: UInt64, step: Int
+  ) -> [TextItem] {
+    let cx = Double(tile.x0 + tile.x1) / 2, cy = Double(tile.y0 + tile.y1) / 2
+    let short = Double(min(tile.width, tile.height))
+    switch p.phase {
+    case .loading(let received, let expected):
+      Painter.fill(out, width: W, tile: tile, with: Spinner.backdrop)
+      guard p.isSpinning(now: now) else { return [] }
+      let r = min(28, max(8, short * 0.09))
+      Spinner.draw(into: out, width: W, height: tile.y1, cx: cx, cy: cy, radius: r, step: step)
+      p.lastSpinnerStep = step
+      if p.spinnerShownAt == nil { p.spinnerShownAt = now }
+      if !isGrid {
+        // The last spinner paint is what the first frame fades in over.
+        if fadeFrom.count != out.count { fadeFrom = [UInt32](repeating: 0, count: out.count) }
+        _ = fadeFrom.withUnsafeMutableBufferPointer { $0.update(fromContentsOf: out) }
+      }
+      guard let expected, expected > 0 else { return [] }
+      let percent = min(100, received * 100 / expected)
+      return [TextItem(["\(percent)%"], x: Int(cx), y: Int(cy + r) + 18, anchor: .center, boxed: false)]
+
+    case .failed(let message):
+      Painter.fill(out, width: W, tile: tile, with: Spinner.backdrop)
+      let r = min(30, max(10, short * 0.1))
+      Spinner.drawFailureIcon(into: out, width: W, height: tile.y1, cx: cx, cy: cy - r * 0.8, radius: r)
+      let lines = isGrid ? [message] : [message, "r: retry   q: quit"]
+      return [TextItem(lines, x: Int(cx), y: Int(cy + r) + 10, anchor: .center, boxed: false)]
+
+    case .playing:
+      guard let screen = p.screen, let frame = p.frameToShow() else {
+        Painter.fill(out, width: W, tile: tile, with: Spinner.backdrop)
+        return []
+      }
+      let scale =
+        isGrid
+        ? min(1, ContentMode.fit.scale(imageWidth: screen.width, imageHeight: screen.height, windowWidth: tile.width, windowHeight: tile.height))
+        : currentScale
+      let place = Placement(imageWidth: screen.width, imageHeight: screen.height, scale: scale, in: tile)
       frame.withUnsafeBufferPointer { f in
-        Painter.draw(frame: f, width: screen.width, height: screen.height, at: place, over: background, into: out, width: w, height: h)
+        Painter.draw(
+          frame: f, width: screen.width, height: screen.height, at: place, over: background, into: out, width: W,
+          tile: tile)
       }
-      if waiting {
-        lastSpinnerStep = step
-        let r = 7.0
-        Spinner.disc(into: out, width: w, height: h, cx: Double(w) - 14, cy: Double(h) - 14, radius: r + 4, color: Spinner.backdrop)
-        Spinner.draw(into: out, width: w, height: h, cx: Double(w) - 14, cy: Double(h) - 14, radius: r, step: step)
+      if p.isWaitingForData {
+        // Playback waits on this frame until the next one arrives.
+        let r = 7.0, x = Double(tile.x1) - 14, y = Double(tile.y1) - 14
+        Spinner.disc(into: out, width: W, height: tile.y1, cx: x, cy: y, radius: r + 4, color: Spinner.backdrop)
+        Spinner.draw(into: out, width: W, height: tile.y1, cx: x, cy: y, radius: r, step: step)
+        p.lastSpinnerStep = step
       }
-      if let t = fadeT, fadeFrom.count == out.count {
-        fadeFrom.withUnsafeBufferPointer { from in
-          Painter.crossFade(from, UnsafeBufferPointer(out), t: t, into: out)
+      if let start = p.fadeStart {
+        let t = Double(now - start) / Double(Self.fadeNS)
+        if t >= 1 || isGrid || fadeFrom.count != out.count {
+          p.fadeStart = nil
+        } else {
+          fadeFrom.withUnsafeBufferPointer { from in Painter.crossFade(from, UnsafeBufferPointer(out), t: t, into: out) }
         }
       }
+      return []
     }
-    return true
   }
 
   func infoOverlay() -> TextItem {
-    let n = timeline.frameCount
-    let i = timeline.current
-    let delay = timeline.delaysNS.indices.contains(i) ? timeline.delaysNS[i] / 1_000_000 : 0
-    let plays = timeline.plays.map(String.init) ?? "∞"
-    let speed = (timeline.speed * 100).rounded() / 100
-    let zoomPercent = Int((currentScale * 100).rounded())
-    var state = timeline.isPaused ? "paused" : timeline.isFinished ? "finished" : "playing"
-    if timeline.isWaiting { state = "waiting for data" }
+    let p = player, t = p.timeline
+    let i = t.current
+    let delay = t.delaysNS.indices.contains(i) ? t.delaysNS[i] / 1_000_000 : 0
+    let plays = t.plays.map(String.init) ?? "∞"
+    let speed = (t.speed * 100).rounded() / 100
+    var state = t.isPaused ? "paused" : t.isFinished ? "finished" : "playing"
+    if p.isWaitingForData { state = "waiting for data" }
     var lines = [
-      source.displayName,
-      "frame \(i + 1)/\(n)\(loadComplete ? "" : "+")   delay \(delay) ms",
-      "play \(min(timeline.playsDone + 1, timeline.plays ?? Int.max))/\(plays)   speed \(speed)x   \(state)",
-      "zoom \(zoomPercent)%   \(screen?.width ?? 0)x\(screen?.height ?? 0)",
+      p.source.displayName,
+      "frame \(i + 1)/\(t.frameCount)\(p.loadComplete ? "" : "+")   delay \(delay) ms",
+      "play \(min(t.playsDone + 1, t.plays ?? Int.max))/\(plays)   speed \(speed)x   \(state)",
+      "zoom \(Int((currentScale * 100).rounded()))%   \(p.screen?.width ?? 0)x\(p.screen?.height ?? 0)",
     ]
-    if !warnings.isEmpty { lines.append("warning: " + warnings[0]) }
+    if let w = p.warnings.first { lines.append("warning: " + w) }
     return TextItem(lines, x: 8, y: 8)
   }
 }

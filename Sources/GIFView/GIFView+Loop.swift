@@ -4,17 +4,21 @@ import Glibc
 import X11Window
 
 extension GIFView {
-  /// The window's first size: the GIF's size at 1:1 when it fits in 90 % of the screen,
-  /// else scaled down keeping the aspect; `--geometry` wins; 320×240 while unknown.
+  /// The window's first size: `--geometry`, else 320×240 until the GIF's size is known
+  /// (a local file's header is read before the window maps: see `presizeFromLocalHeader`).
   func initialWindowOptions() -> WindowOptions {
     var o = WindowOptions(title: title, width: 320, height: 240, useSHM: options.useSHM, fullscreen: options.fullscreen)
     o.display = options.display
     if let g = options.geometry {
       (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
+    } else if isGrid {
+      (o.width, o.height) = (800, 600)
     }
     return o
   }
 
+  /// The GIF's size at 1:1 when it fits in 90 % of the screen, else scaled down keeping
+  /// the aspect (DESIGN §5).
   func windowSize(forImage w: Int, _ h: Int) -> (Int, Int) {
     guard let window else { return (w, h) }
     let s = window.screenSize
@@ -26,7 +30,8 @@ extension GIFView {
 
   /// Once the size is known the window takes the image's size (unless `--geometry`).
   func fitWindowToImage() {
-    guard !sizedForImage, options.geometry == nil, !options.fullscreen, let screen, let window else { return }
+    guard !sizedForImage, options.geometry == nil, !options.fullscreen, let screen = player.screen, let window
+    else { return }
     sizedForImage = true
     let (w, h) = windowSize(forImage: screen.width, screen.height)
     if w != window.width || h != window.height { window.resize(width: w, height: h) }
@@ -35,7 +40,7 @@ extension GIFView {
   /// For a local file the size is read from its header before the window maps, so the
   /// window never jumps.
   func presizeFromLocalHeader() {
-    guard options.geometry == nil, case .path(let path) = source else { return }
+    guard options.geometry == nil, !isGrid, case .path(let path) = player.source else { return }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return }
     defer { close(fd) }
@@ -48,7 +53,7 @@ extension GIFView {
     window.resize(width: ww, height: wh)
   }
 
-  /// The UI thread's loop (DESIGN §1): drain the mailbox and X, advance the timeline,
+  /// The UI thread's loop (DESIGN §1): drain the mailbox and X, advance the timelines,
   /// draw once, then poll() the X fd and the wake-up pipe until the next deadline.
   /// Paused, still, or waiting with nothing animated: poll() without a timeout.
   func eventLoop() {
@@ -56,11 +61,12 @@ extension GIFView {
     presizeFromLocalHeader()
     window.map()
     while !quit {
-      for (g, m) in mailbox.take() where g == generation { handle(m) }
+      for (id, m) in mailbox.take() { dispatch(id, m) }
       for event in window.pendingEvents() { handle(event) }
       if quit { break }
       let now = clock.nowNS
-      tick(now: now)
+      let step = spinnerStep(now: now)
+      for p in visible where p.tick(now: now, spinnerStep: step, options: options) { needsRedraw = true }
       if needsRedraw { redraw(now: now) }
       if window.hasQueuedEvents { continue }
       let timeout = nextWake(now: clock.nowNS).map { due -> Int32 in
@@ -82,24 +88,13 @@ extension GIFView {
 
   /// When something on screen must change next; nil = nothing scheduled.
   func nextWake(now: UInt64) -> UInt64? {
-    var due: [UInt64] = []
-    switch phase {
-    case .loading:
-      due.append(spinnerShownAt == nil ? spinnerDueAt : nextSpinnerStep(now: now))
-    case .playing:
-      if let d = timeline.nextDeadline { due.append(d) }
-      if timeline.isWaiting && !loadComplete { due.append(nextSpinnerStep(now: now)) }
-      if fadeStart != nil { due.append(now + 16_000_000) }
-    case .failed:
-      break
-    }
-    return due.min()
+    let spin = nextSpinnerStep(now: now)
+    return visible.compactMap { $0.nextWake(now: now, nextSpinnerStep: spin) }.min()
   }
 
   func spinnerStep(now: UInt64) -> Int { Int((now - launchNS) / Spinner.stepNS) % Spinner.spokes }
 
   func nextSpinnerStep(now: UInt64) -> UInt64 {
-    let since = now - launchNS
-    return launchNS + (since / Spinner.stepNS + 1) * Spinner.stepNS
+    launchNS + ((now - launchNS) / Spinner.stepNS + 1) * Spinner.stepNS
   }
 }

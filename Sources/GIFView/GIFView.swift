@@ -4,10 +4,12 @@ import GIFLoader
 import Glibc
 import X11Window
 
-/// The GIFView component (FLAnimatedImage in SwiftUI, natively on X11): a source,
-/// a spinner while loading, then the animation, or a failure card; play/pause,
-/// content mode, reload. `run()` owns the UI thread until the window closes.
+/// The GIFView component (FLAnimatedImage in SwiftUI, natively on X11): sources by
+/// path or URL, a spinner while loading, then the animation, or a failure card;
+/// play/pause, content mode, reload. One source at a time (`n`/`p`), or all at once in
+/// a grid. `run()` owns the UI thread until the window closes.
 public final class GIFView {
+  /// What the component shows (the seed component's phases).
   public enum Phase: Equatable, Sendable {
     case loading(received: Int, expected: Int?)
     case playing
@@ -29,56 +31,38 @@ public final class GIFView {
     public var geometry: (width: Int, height: Int, x: Int?, y: Int?)? = nil
     public var fullscreen = false
     public var display: String? = nil
+    /// Every source at once, in a grid of tiles.
+    public var grid = false
     public var load = LoadOptions()
     public var limits = Limits.default
+    /// Decoded frames of all players together stay within this.
     public var frameBudget = 64 << 20
     public init() {}
   }
 
-  public private(set) var phase = Phase.loading(received: 0, expected: nil)
-  public var isAnimating: Bool { !timeline.isPaused }
-  public var contentMode: ContentMode
-
   let options: Options
-  let sources: [Source]
-  private(set) var sourceIndex = 0
+  let players: [Player]
+  private(set) var active = 0
   let clock: any MonotonicClock
   let mailbox = Mailbox()
   var window: ViewerWindow?
 
-  // Per load.
-  var generation = 0
-  var session: LoadSession?
-  var screen: ScreenInfo?
-  var cache: FrameCache?
-  var timeline = Timeline(plays: 1)
-  var loadComplete = false
-  var warnings: [String] = []
-
-  // Display.
-  var shownFrame = -1  // the frame index last drawn
+  public var contentMode: ContentMode
   var zoom: Double?  // nil: the content mode decides
   var background: Background
   var showInfo = false
   var needsRedraw = true
-  var spinnerShownAt: UInt64?  // when the spinner was first painted (for the fade)
-  var spinnerDueAt: UInt64 = 0
-  var fadeStart: UInt64?
   var fadeFrom: [UInt32] = []
-  var lastSpinnerStep = -1
   var sizedForImage = false
-  var failedSources = Set<Int>()
   var quit = false
+  private var nextLoadID = 0
   let launchNS: UInt64
 
-  /// The spinner's first paint is held back this long, so a local file's first frame
-  /// is the first thing drawn (no spinner flash, no fade).
-  static let spinnerGraceNS: UInt64 = 40_000_000
   static let fadeNS: UInt64 = 150_000_000
 
   public init(sources: [Source], options: Options, clock: any MonotonicClock = SystemClock()) {
     precondition(!sources.isEmpty)
-    self.sources = sources
+    self.players = sources.map(Player.init)
     self.options = options
     self.clock = clock
     self.contentMode = options.contentMode
@@ -86,7 +70,12 @@ public final class GIFView {
     self.launchNS = clock.nowNS
   }
 
-  public var source: Source { sources[sourceIndex] }
+  var player: Player { players[active] }
+  public var phase: Phase { player.phase }
+  public var isAnimating: Bool { !player.timeline.isPaused }
+  var isGrid: Bool { options.grid && players.count > 1 }
+  /// The players on screen now.
+  var visible: [Player] { isGrid ? players : [player] }
 
   /// Opens the window, plays, and returns the exit status when the window closes:
   /// 0, or 1 when a source failed.
@@ -94,138 +83,40 @@ public final class GIFView {
     do {
       window = try ViewerWindow(initialWindowOptions())
     } catch {
-      writeError(nil, error.description)
+      writeStderrLine("gifview: error: \(error.description)")
       return 1
     }
-    startLoad()
+    for p in visible { startLoad(p) }
     eventLoop()
-    session?.cancel()
-    cache?.close()
+    players.forEach { $0.stop() }
     window?.close()
     window = nil
-    return failedSources.isEmpty ? 0 : 1
+    return players.contains(where: \.loadFailed) ? 1 : 0
   }
 
-  // MARK: - Loading
-
-  func startLoad() {
-    session?.cancel()
-    cache?.close()
-    generation += 1
-    screen = nil
-    cache = nil
-    loadComplete = false
-    warnings = []
-    shownFrame = -1
-    timeline = Timeline(plays: 1)
-    timeline.setSpeed(options.speed, now: clock.nowNS)
-    phase = .loading(received: 0, expected: nil)
-    spinnerShownAt = nil
-    spinnerDueAt = clock.nowNS + Self.spinnerGraceNS
-    fadeStart = nil
-    needsRedraw = true
-    failedSources.remove(sourceIndex)
+  func startLoad(_ p: Player) {
+    nextLoadID += 1
+    let budget = options.frameBudget / visible.count
+    p.startLoad(id: nextLoadID, now: clock.nowNS, options: options, budget: budget, mailbox: mailbox)
     window?.setTitle(title)
-    let s = LoadSession(
-      source: source, options: options.load, limits: options.limits, generation: generation, mailbox: mailbox)
-    session = s
-    s.start()
+    needsRedraw = true
   }
 
-  var title: String { "\(source.displayName) — gifview" }
+  var title: String {
+    isGrid ? "\(players.count) GIFs — gifview" : "\(player.source.displayName) — gifview"
+  }
 
-  func handle(_ message: Message) {
-    let now = clock.nowNS
-    switch message {
-    case .progress(let received, let expected):
-      if case .loading = phase {
-        phase = .loading(received: received, expected: expected)
-        needsRedraw = spinnerShownAt != nil
-      }
-    case .screen(let s):
-      screen = s
-      let mailbox = self.mailbox, generation = self.generation
-      cache = FrameCache(
-        screen: s, format: .bgra, budgetBytes: options.frameBudget,
-        onRendered: { mailbox.post(.rendered, generation: generation) })
-      fitWindowToImage()
-    case .frame(let f, let loopCount):
-      guard let cache else { return }
-      cache.append(f)
-      updatePlays(loopCount: loopCount)
-      timeline.append(delayNS: UInt64(f.delayMS(exact: options.exactDelays)) * 1_000_000, now: now)
-      needsRedraw = true
-    case .complete(let parseWarnings):
-      loadComplete = true
-      cache?.complete()
-      timeline.complete(now: now)
-      for w in parseWarnings { report(warning: w.description) }
-      if screen != nil && timeline.frameCount == 0 { beginPlaying(now: now) }
-      needsRedraw = true
-    case .failed(let text):
-      failedSources.insert(sourceIndex)
-      writeError(source.description, text)
-      if timeline.frameCount > 0 {
-        // Frames that arrived complete are still shown (DESIGN §2), with a warning.
-        loadComplete = true
-        cache?.complete()
-        timeline.complete(now: now)
-        report(warning: text)
-      } else {
-        phase = .failed(text)
-        cache?.close()
-        cache = nil
-      }
-      needsRedraw = true
-    case .rendered:
-      needsRedraw = true
+  func dispatch(_ loadID: Int, _ message: Message) {
+    guard let p = players.first(where: { $0.loadID == loadID }) else { return }
+    let fx = p.handle(message, now: clock.nowNS, options: options, mailbox: mailbox)
+    if let error = fx.error {
+      writeStderrLine("gifview: error: \(p.source.description): \(error)")
     }
-  }
-
-  func updatePlays(loopCount: Int?) {
-    switch options.plays {
-    case .some(let forced): timeline.plays = forced
-    case .none: timeline.plays = GIFDocument.plays(loopCount: loopCount)
+    for w in fx.warnings where w != fx.error {
+      writeStderrLine("gifview: warning: \(p.source.description): \(w)")
     }
-  }
-
-  func report(warning: String) {
-    guard !warnings.contains(warning) else { return }
-    warnings.append(warning)
-    writeStderrLine("gifview: warning: \(source.description): \(warning)")
-  }
-
-  func writeError(_ source: String?, _ text: String) {
-    writeStderrLine("gifview: error: " + (source.map { "\($0): " } ?? "") + text)
-  }
-
-  // MARK: - Playing
-
-  /// The first frame is ready: start the clock and leave the spinner.
-  func beginPlaying(now: UInt64) {
-    phase = .playing
-    timeline.start(now: now)
-    if options.startPaused { timeline.pause() }
-    if spinnerShownAt != nil && options.fade { fadeStart = now }
-  }
-
-  func tick(now: UInt64) {
-    let spinning: Bool
-    switch phase {
-    case .loading: spinning = now >= spinnerDueAt
-    case .playing: spinning = timeline.isWaiting && !loadComplete
-    case .failed: spinning = false
-    }
-    if spinning && spinnerStep(now: now) != lastSpinnerStep { needsRedraw = true }
-    if fadeStart != nil { needsRedraw = true }
-    if case .loading = phase, let cache, cache.frame(0) != nil, timeline.frameCount > 0 {
-      beginPlaying(now: now)
-      needsRedraw = true
-    }
-    guard case .playing = phase else { return }
-    if timeline.advance(now: now) { needsRedraw = true }
-    cache?.setHead(timeline.current)
-    if timeline.current != shownFrame { needsRedraw = true }
+    if fx.screenKnown && p === player && !isGrid { fitWindowToImage() }
+    if fx.redraw { needsRedraw = true }
   }
 
   // MARK: - Commands
@@ -233,13 +124,13 @@ public final class GIFView {
   func perform(_ command: Command) {
     let now = clock.nowNS
     switch command {
-    case .togglePlay: timeline.togglePause(now: now)
-    case .step(let d): timeline.step(by: d)
-    case .first: timeline.seek(to: 0)
-    case .last: timeline.seek(to: timeline.frameCount - 1)
-    case .faster: timeline.setSpeed(timeline.speed * 1.25, now: now)
-    case .slower: timeline.setSpeed(timeline.speed / 1.25, now: now)
-    case .normalSpeed: timeline.setSpeed(1, now: now)
+    case .togglePlay: visible.forEach { $0.timeline.togglePause(now: now) }
+    case .step(let d): visible.forEach { $0.timeline.step(by: d) }
+    case .first: visible.forEach { $0.timeline.seek(to: 0) }
+    case .last: visible.forEach { $0.timeline.seek(to: $0.timeline.frameCount - 1) }
+    case .faster: visible.forEach { $0.timeline.setSpeed($0.timeline.speed * 1.25, now: now) }
+    case .slower: visible.forEach { $0.timeline.setSpeed($0.timeline.speed / 1.25, now: now) }
+    case .normalSpeed: visible.forEach { $0.timeline.setSpeed(1, now: now) }
     case .zoomIn: zoom = min(currentScale * 1.25, 32)
     case .zoomOut: zoom = max(currentScale / 1.25, 1.0 / 32)
     case .actualSize: zoom = 1
@@ -250,24 +141,25 @@ public final class GIFView {
     case .toggleInfo: showInfo.toggle()
     case .toggleBackground:
       background = background == .checker ? options.solidBackground : .checker
-    case .reload: startLoad()
+    case .reload: visible.forEach(startLoad)
     case .nextSource, .previousSource:
-      guard sources.count > 1 else { return }
-      let d = command == .nextSource ? 1 : sources.count - 1
-      sourceIndex = (sourceIndex + d) % sources.count
+      guard players.count > 1, !isGrid else { return }
+      player.stop()
+      let d = command == .nextSource ? 1 : players.count - 1
+      active = (active + d) % players.count
       zoom = nil
       sizedForImage = false
-      startLoad()
+      startLoad(player)
     case .quit: quit = true
     }
-    cache?.setHead(timeline.current)
+    for p in visible { p.cache?.setHead(p.timeline.current) }
     needsRedraw = true
   }
 
-  /// The image scale in use now.
+  /// The image scale in use now (single view).
   var currentScale: Double {
     if let zoom { return zoom }
-    guard let screen, let window else { return 1 }
+    guard let screen = player.screen, let window else { return 1 }
     return contentMode.scale(
       imageWidth: screen.width, imageHeight: screen.height, windowWidth: window.width, windowHeight: window.height)
   }

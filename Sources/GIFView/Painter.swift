@@ -18,6 +18,30 @@ public enum Background: Sendable, Equatable {
   }
 }
 
+/// A half-open rectangle of the window: x0..<x1, y0..<y1.
+public struct Tile: Equatable, Sendable {
+  public var x0: Int, y0: Int, x1: Int, y1: Int
+  public var width: Int { x1 - x0 }
+  public var height: Int { y1 - y0 }
+  public init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
+
+  /// `count` tiles filling a W×H window in rows, with `gap` pixels between them.
+  public static func grid(count: Int, width W: Int, height H: Int, gap: Int = 2) -> [Tile] {
+    guard count > 0 else { return [] }
+    var cols = 1
+    // The column count that gives tiles closest to the window's own aspect.
+    while cols * cols < count { cols += 1 }
+    let rows = (count + cols - 1) / cols
+    return (0..<count).map { i in
+      let c = i % cols, r = i / cols
+      return Tile(
+        x0: c * W / cols + (c > 0 ? gap / 2 : 0), y0: r * H / rows + (r > 0 ? gap / 2 : 0),
+        x1: (c + 1) * W / cols - (c < cols - 1 ? gap - gap / 2 : 0),
+        y1: (r + 1) * H / rows - (r < rows - 1 ? gap - gap / 2 : 0))
+    }
+  }
+}
+
 /// Where an image lands in the window: scale and top-left offset (may be negative).
 public struct Placement: Equatable, Sendable {
   public var scale: Double
@@ -26,12 +50,13 @@ public struct Placement: Equatable, Sendable {
   public var width: Int  // scaled size
   public var height: Int
 
-  public init(imageWidth w: Int, imageHeight h: Int, scale: Double, windowWidth W: Int, windowHeight H: Int) {
+  /// Centred in `tile`.
+  public init(imageWidth w: Int, imageHeight h: Int, scale: Double, in tile: Tile) {
     self.scale = scale
     width = max(1, Int((Double(w) * scale).rounded()))
     height = max(1, Int((Double(h) * scale).rounded()))
-    x = (W - width) / 2
-    y = (H - height) / 2
+    x = tile.x0 + (tile.width - width) / 2
+    y = tile.y0 + (tile.height - height) / 2
   }
 }
 
@@ -50,26 +75,41 @@ public enum ContentMode: String, Sendable {
 }
 
 enum Painter {
-  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width: Int, height: Int, with bg: Background) {
-    if case .solid = bg {
-      out.update(repeating: bg.pixel(x: 0, y: 0))
-      return
-    }
-    for y in 0..<height {
-      for x in 0..<width { out[y * width + x] = bg.pixel(x: x, y: y) }
+  /// Around an image on the checker background.
+  static let letterbox: UInt32 = 0x2A2B2E
+
+  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width W: Int, tile t: Tile, with bg: Background) {
+    if case .solid = bg { return fill(out, width: W, tile: t, with: bg.pixel(x: 0, y: 0)) }
+    for y in t.y0..<t.y1 {
+      for x in t.x0..<t.x1 { out[y * W + x] = bg.pixel(x: x - t.x0, y: y - t.y0) }
     }
   }
 
-  /// Draws `frame` (w×h `.bgra`) at `place` over `bg` into the W×H window buffer.
+  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width W: Int, tile t: Tile, with colour: UInt32) {
+    for y in t.y0..<t.y1 {
+      out[(y * W + t.x0)..<(y * W + t.x1)].update(repeating: colour)
+    }
+  }
+
+  /// Draws `frame` (w×h `.bgra`) at `place` over `bg` into `tile` of the W-wide window buffer.
   /// 1:1 is exact; enlarging samples the nearest pixel (sharp); shrinking averages the
   /// source area of each window pixel.
   static func draw(
     frame: UnsafeBufferPointer<UInt32>, width w: Int, height h: Int, at place: Placement,
-    over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>, width W: Int, height H: Int
+    over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>, width W: Int, tile: Tile
   ) {
-    fill(out, width: W, height: H, with: bg)
-    let x0 = max(place.x, 0), y0 = max(place.y, 0)
-    let x1 = min(place.x + place.width, W), y1 = min(place.y + place.height, H)
+    let x0 = max(place.x, tile.x0), y0 = max(place.y, tile.y0)
+    let x1 = min(place.x + place.width, tile.x1), y1 = min(place.y + place.height, tile.y1)
+    if case .checker = bg {
+      // The checker shows where the image is transparent; around it, a quiet backdrop.
+      fill(out, width: W, tile: tile, with: letterbox)
+      guard x1 > x0, y1 > y0 else { return }
+      for y in y0..<y1 {
+        for x in x0..<x1 { out[y * W + x] = bg.pixel(x: x - place.x, y: y - place.y) }
+      }
+    } else {
+      fill(out, width: W, tile: tile, with: bg)
+    }
     guard x1 > x0, y1 > y0 else { return }
     if place.width == w && place.height == h {
       for y in y0..<y1 {

@@ -49,11 +49,6 @@ final class DisplayConnection {
     XInternAtoms(d, &names, Int32(names.count), 0, &values)
     names.forEach { free($0) }
     atoms = Dictionary(uniqueKeysWithValues: zip(Self.atomNames, values))
-    XSetIOErrorHandler { _ in
-      let msg = "gifview: error: lost connection to the X server\n"
-      _ = msg.withCString { write(2, $0, strlen($0)) }
-      exit(1)
-    }
   }
 
   /// True when pixels are 0x00RRGGBB (the layout the compositor writes as `.bgra`).

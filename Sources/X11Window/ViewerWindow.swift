@@ -67,6 +67,12 @@ public final class ViewerWindow {
 
   public init(_ options: WindowOptions) throws(X11Error) {
     connection = try DisplayConnection(name: options.display)
+    // Xlib cannot go on after this; the program ends with DESIGN's one-line error.
+    XSetIOErrorHandler { _ in
+      let msg = "gifview: error: lost connection to the X server\n"
+      _ = msg.withCString { write(2, $0, strlen($0)) }
+      _exit(1)
+    }
     let d = connection.display
     trySHM = options.useSHM
     width = max(options.width, 1)

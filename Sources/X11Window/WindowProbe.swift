@@ -120,6 +120,28 @@ public final class WindowProbe {
     return (width, height, out)
   }
 
+  /// Every top-level window (children of the root), bottom to top in stacking order.
+  public func topLevelWindows() -> [UInt] {
+    var rootRet: Window = 0, parent: Window = 0
+    var children: UnsafeMutablePointer<Window>?
+    var count: UInt32 = 0
+    guard XQueryTree(connection.display, connection.root, &rootRet, &parent, &children, &count) != 0, let children
+    else { return [] }
+    defer { XFree(children) }
+    return (0..<Int(count)).map { UInt(children[$0]) }
+  }
+
+  /// One pixel of `w` as 0x00RRGGBB with a single 1×1 XGetImage (one round trip), for
+  /// polling; nil while it cannot be read (not mapped yet, gone, outside): X errors
+  /// from this call are ignored instead of ending the process.
+  public func pixel(_ w: UInt, x: Int, y: Int) -> UInt32? {
+    let old = XSetErrorHandler { _, _ in 0 }
+    defer { XSetErrorHandler(old) }
+    guard let img = XGetImage(connection.display, w, Int32(x), Int32(y), 1, 1, ~0, ZPixmap) else { return nil }
+    defer { gv_destroy_image(img) }
+    return UInt32(truncatingIfNeeded: gv_get_pixel(img, 0, 0)) & 0xFF_FFFF
+  }
+
   /// Sends a key press (as XSendEvent; gifview accepts synthetic events).
   public func sendKey(_ w: UInt, keysym: UInt) {
     let d = connection.display

@@ -149,7 +149,7 @@ let usage = """
     --no-shm          draw with XPutImage instead of MIT-SHM
     --no-fade         no cross-fade from the spinner to the first frame
     --list FILE|-     read more sources, one a line
-    --grid            reserved for many sources at once (shows one at a time)
+    --grid            play every source at once, in a grid
 
   Network:
     --timeout SECONDS whole-transfer limit

@@ -17,6 +17,7 @@ func runWindow(options o: Options, sources: [Source]) -> Int32 {
   v.fade = !o.noFade
   v.fullscreen = o.fullscreen
   v.display = o.display
+  v.grid = o.grid
   if let g = o.geometry, let p = parseGeometry(g) { v.geometry = p }
   v.load = loadOptions(o)
   return GIFView(sources: sources, options: v).run()

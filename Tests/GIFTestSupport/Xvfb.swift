@@ -36,10 +36,24 @@ public final class Xvfb: @unchecked Sendable {
     display = ":\(n)"
   }
 
-  deinit {
-    process.terminate()
-    process.waitUntilExit()
+  /// Kills the server (for tests of a lost connection).
+  public func stop() {
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+    }
   }
+
+  deinit { stop() }
+}
+
+/// Voluntary context switches of a process's main thread so far (its wake-ups).
+public func contextSwitches(pid: Int32) -> Int? {
+  guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+  for line in text.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
+    return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+  }
+  return nil
 }
 
 public enum XvfbError: Error { case message(String) }

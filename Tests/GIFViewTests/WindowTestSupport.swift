@@ -2,8 +2,11 @@ import Foundation
 import GIFTestSupport
 import X11Window
 
-/// One Xvfb for the window tests; each test finds its own window by `_NET_WM_PID`.
-let sharedXvfb: Xvfb? = try? Xvfb()
+/// One Xvfb per suite (suites run in parallel and windows must not overlap); within a
+/// suite tests are serialized and each test finds its own window by `_NET_WM_PID`.
+let windowTestsXvfb: Xvfb? = try? Xvfb()
+let eventLoopTestsXvfb: Xvfb? = try? Xvfb()
+let loaderWindowTestsXvfb: Xvfb? = try? Xvfb()
 
 /// A gifview window under test.
 final class Viewer {
@@ -11,8 +14,8 @@ final class Viewer {
   let probe: WindowProbe
   let window: UInt
 
-  init(_ arguments: [String], environment: [String: String] = [:]) throws {
-    guard let xvfb = sharedXvfb else { throw XvfbError.message("no Xvfb") }
+  init(_ arguments: [String], environment: [String: String] = [:], on server: Xvfb? = windowTestsXvfb) throws {
+    guard let xvfb = server else { throw XvfbError.message("no Xvfb") }
     var env = environment
     env["DISPLAY"] = xvfb.display
     process = try RunningProcess(gifviewBinary, arguments, environment: env)
@@ -33,7 +36,13 @@ final class Viewer {
 
   func key(_ keysym: UInt) { probe.sendKey(window, keysym: keysym) }
 
-  deinit { if process.process.isRunning { process.process.terminate() } }
+  /// The window is gone before the next test opens one.
+  deinit {
+    if process.process.isRunning {
+      process.process.terminate()
+      process.process.waitUntilExit()
+    }
+  }
 }
 
 /// Writes `bytes` to a fresh temporary file named `name`.

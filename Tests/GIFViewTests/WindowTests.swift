@@ -84,7 +84,8 @@ struct WindowTests {
     usleep(100_000)
     let paused = v.pixels
     usleep(400_000)
-    #expect(v.pixels == paused, "pixels changed while paused")
+    let unchanged = v.pixels == paused  // (a Bool: long arrays are compared, not printed)
+    #expect(unchanged, "pixels changed while paused")
     let shift = (0..<4).first { expected(40, 30, shift: $0) == paused }
     let k = try #require(shift, "paused on a frame that is not one of the animation's")
     v.key(WindowProbe.keyPeriod)
