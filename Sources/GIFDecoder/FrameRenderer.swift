@@ -36,7 +36,11 @@ public struct FrameRenderer: Sendable {
       }
       produced = result.produced
       switch result.status {
-      case .complete: break
+      case .complete:
+        // An end code before the last pixel: the rest stay untouched, but it is damage.
+        if produced < pixels && frame.dataComplete {
+          warning = GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset)
+        }
       case .badCode: warning = GIFWarning(.badLZWCode, frame: frame.index, offset: frame.offset)
       case .notEnoughData:
         // A cut-short file already carries its "truncated" warning.

@@ -127,7 +127,7 @@ public struct GIFDecoder: Sendable {
         guard available >= 3 * entries else {
           if !closed { return .needMoreData }
           warn(.truncated, frame: nil)
-          state = .blocks  // show the (empty) screen; the block parser ends at once
+          state = .done  // show the (empty) screen; the palette's bytes are not blocks
           return .screen(screen!)
         }
         screen!.globalPalette = Palette(rgb: Array(buffer[pos..<(pos + 3 * entries)]))
@@ -203,7 +203,9 @@ public struct GIFDecoder: Sendable {
           state = .imageData(frame)
           return .needMoreData
         }
-        // The input ended inside the image: keep what arrived (DESIGN §2).
+        // The input ended inside the image: keep what arrived (DESIGN §2), including the
+        // bytes of a sub-block cut short.
+        if available > 1 { frame.compressed.append(contentsOf: buffer[(pos + 1)...]) }
         frame.dataComplete = false
         warn(.truncated, frame: frame.index)
         state = .done
@@ -256,7 +258,12 @@ public struct GIFDecoder: Sendable {
     }
     if w * h > limits.maxCanvasPixels {
       state = .done
-      throw GIFError(.frameTooLarge(width: w, height: h, limit: limits.maxCanvasPixels), offset: offset)
+      // Checked before its index buffer is allocated; frames before it are kept.
+      guard frameCount > 0 else {
+        throw GIFError(.frameTooLarge(width: w, height: h, limit: limits.maxCanvasPixels), offset: offset)
+      }
+      warn(.frameTooLarge(width: w, height: h), frame: frameCount)
+      return nil
     }
     let frame = makeFrame(x: x, y: y, w: w, h: h, packed: packed, paletteBytes: paletteBytes, codeSize: codeSize)
     pos += 10 + paletteBytes + 1

@@ -46,6 +46,7 @@ public struct GIFWarning: Equatable, CustomStringConvertible, Sendable {
     case notEnoughPixelData
     case badGraphicControl
     case unexpectedByte(UInt8)
+    case frameTooLarge(width: Int, height: Int)
   }
 
   public var kind: Kind
@@ -68,7 +69,9 @@ public struct GIFWarning: Equatable, CustomStringConvertible, Sendable {
     case .notEnoughPixelData: what = "not enough pixel data"
     case .badGraphicControl: what = "bad graphic control extension"
     case .unexpectedByte(let b):
-      what = "unexpected byte 0x\(String(b, radix: 16, uppercase: true)) between blocks"
+      let hex = String(b, radix: 16, uppercase: true)
+      what = "unexpected byte 0x\(hex.count == 1 ? "0" + hex : hex) between blocks"
+    case .frameTooLarge(let w, let h): what = "frame \(w)x\(h) is larger than the pixel limit"
     }
     if let frame { return "\(what) in frame \(frame) (offset \(offset))" }
     return "\(what) at offset \(offset)"

@@ -30,9 +30,9 @@ struct Headless {
       }
       switch options.mode {
       case .info:
+        // Damage that still allows display is in "warnings"; the source was processed.
         let warnings = document.renderAll(format: .rgba) { _, _ in }
         infos.append(info(name, document, warnings))
-        if !warnings.isEmpty { failed = true }
       case .frames(let dir):
         do {
           let warnings = try writeFrames(document, to: dir, multiple: sources.count > 1, index: infos.count)
@@ -45,7 +45,7 @@ struct Headless {
       case .check:
         let warnings = document.renderAll(format: .rgba) { _, _ in }
         if warnings.isEmpty {
-          print("\(name): ok, \(document.frames.count) frame\(document.frames.count == 1 ? "" : "s")")
+          print("\(name): ok, \(document.frames.count) frames")
         } else {
           print("\(name): damaged, \(document.frames.count) frames: " + warnings.map(\.description).joined(separator: "; "))
           failed = true

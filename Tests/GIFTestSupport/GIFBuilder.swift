@@ -37,8 +37,8 @@ public struct GIFBuilder {
   }
 
   /// An image. `indices` are in row order (reordered here when `interlaced`);
-  /// `lzwData` replaces the encoded stream (sub-block framing is still added) and
-  /// `cutAfter` stops the whole file that many bytes into the framed data.
+  /// `lzwData` replaces the encoded stream, already in stream order (sub-block framing
+  /// is still added). To cut a file short, take a prefix of `bytes`.
   public mutating func image(
     x: Int = 0, y: Int = 0, width: Int, height: Int, indices: [UInt8], localPalette: [UInt8]? = nil,
     interlaced: Bool = false, minimumCodeSize: Int = 8, deferredClear: Bool = false, lzwData: [UInt8]? = nil
@@ -51,8 +51,11 @@ public struct GIFBuilder {
       table = padded
     }
     bytes += [0x2C] + le16(x) + le16(y) + le16(width) + le16(height) + [packed] + table
-    let ordered = interlaced ? Self.interlace(indices, width: width, height: height) : indices
-    let data = lzwData ?? Self.lzw(ordered, minimumCodeSize: minimumCodeSize, deferredClear: deferredClear)
+    let data =
+      lzwData
+      ?? Self.lzw(
+        interlaced ? Self.interlace(indices, width: width, height: height) : indices,
+        minimumCodeSize: minimumCodeSize, deferredClear: deferredClear)
     bytes += [UInt8(minimumCodeSize)] + Self.subBlocks(data) + [0]
   }
 
