@@ -31,7 +31,9 @@ public enum LocalReader {
       preconditionFailure("LocalReader reads local sources only")
     }
     defer { if fd != 0 { close(fd) } }
-    if let expected, expected > maxBytes { throw LoadError(.tooLarge(limit: maxBytes), source: name) }
+    if let expected, expected > maxBytes {
+      throw LoadError(.tooLarge(limit: maxBytes), source: name)
+    }
 
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { chunk.deallocate() }

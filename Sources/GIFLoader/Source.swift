@@ -59,7 +59,8 @@ public enum Source: Sendable, Equatable, CustomStringConvertible {
   static func scheme(of s: String) -> String? {
     guard let colon = s.firstIndex(of: ":"), s[colon...].hasPrefix("://") else { return nil }
     let scheme = s[..<colon]
-    guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
+    guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+    else {
       return nil
     }
     return String(scheme)
@@ -70,7 +71,9 @@ public enum Source: Sendable, Equatable, CustomStringConvertible {
     var it = Array(s.utf8)[...]
     while let c = it.popFirst() {
       if c == UInt8(ascii: "%") {
-        guard it.count >= 2, let hi = hexValue(it.removeFirst()), let lo = hexValue(it.removeFirst()) else {
+        guard it.count >= 2, let hi = hexValue(it.removeFirst()),
+          let lo = hexValue(it.removeFirst())
+        else {
           return nil
         }
         bytes.append(hi << 4 | lo)
@@ -102,6 +105,14 @@ public struct LoadError: Error, Equatable, CustomStringConvertible, Sendable {
     case network(String)  // a complete message from the HTTP layer
     case notAGIF(contentType: String?)
     case cancelled
+    case http(status: Int, reason: String)  // a final response that is not 2xx
+    case unresolvedHost(String)
+    case connectionRefused
+    case timedOut(seconds: Double)
+    case untrustedCertificate
+    case tooManyRedirects
+    case redirectScheme(String)  // a redirect to a scheme other than http/https
+    case truncated(received: Int, expected: Int?)  // the body ended early
   }
   public var kind: Kind
   public var source: String
@@ -121,8 +132,25 @@ public struct LoadError: Error, Equatable, CustomStringConvertible, Sendable {
     case .network(let text): text
     case .notAGIF(let type): type.map { "not a GIF (server sent \($0))" } ?? "not a GIF file"
     case .cancelled: "cancelled"
+    case .http(let status, let reason):
+      "HTTP \(status) \(reason.isEmpty ? httpReasonPhrase(status) : reason)"
+    case .unresolvedHost(let host): "could not resolve host \(host)"
+    case .connectionRefused: "connection refused"
+    case .timedOut(let seconds): "timed out after \(formatSeconds(seconds)) s"
+    case .untrustedCertificate: "certificate not trusted"
+    case .tooManyRedirects: "too many redirects"
+    case .redirectScheme(let scheme): "redirect to unsupported URL scheme '\(scheme)'"
+    case .truncated(let received, let expected?):
+      "connection closed after \(received) of \(expected) bytes"
+    case .truncated(let received, nil): "connection closed after \(received) bytes"
     }
   }
+}
+
+/// "30", "0.5": whole seconds without a fraction.
+func formatSeconds(_ s: Double) -> String {
+  if s == s.rounded() && abs(s) < 1e15 { return String(Int(s)) }
+  return String(s)
 }
 
 /// "256 MiB", "1 GiB", "1000 bytes".

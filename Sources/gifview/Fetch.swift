@@ -1,11 +1,12 @@
 import GIFLoader
 
-/// The whole input of a source, for the headless modes.
+/// The whole input of a source, for the headless modes: local sources up to the 1 GiB input
+/// limit, URLs through the loader with `--timeout`, `--max-size` and `--no-cache`.
 func fetchWhole(_ source: Source, options: Options) throws(LoadError) -> [UInt8] {
-  switch source {
-  case .path, .stdin:
-    return try LocalReader.readAll(source, maxBytes: 1 << 30)
-  case .remote:
-    throw LoadError(.unsupportedURL("http(s) URLs are not supported yet"), source: source.description)
-  }
+  try GIFLoader.fetchAll(source, options: loadOptions(options))
+}
+
+/// The loader's options from the command line.
+func loadOptions(_ options: Options) -> LoadOptions {
+  LoadOptions(timeout: options.timeout, maxSize: options.maxSize, useCache: !options.noCache)
 }
