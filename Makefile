@@ -3,14 +3,15 @@
 #   make run      show the bundled sample
 #   make test     install what is missing, then the whole test suite (starts its own Xvfb)
 #   make bench    decode benchmark against giflib, same run, interleaved
-#   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured
+#   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured; make uninstall (same PREFIX)
 
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 SAMPLE     := Resources/sample.gif
-# Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools), bench (giflib).
+# Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools; file: how
+# xdg-open tells a GIF without a desktop), bench (giflib).
 DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev pkg-config
-DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils
+DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 
 .PHONY: all build run test bench clean deps deps-bench install uninstall screenshots
@@ -39,3 +40,13 @@ bench: deps-bench
 
 clean:
 	rm -rf .build
+
+# Release build with the Swift runtime linked in, installed under $(DESTDIR)$(PREFIX) with a
+# manifest (share/gifview/install-manifest.txt) that uninstall reads; see .ci/install.sh.
+# NO_MIME_DEFAULT=1 leaves the image/gif default alone; INSTALL_BUILD_FLAGS adds swift build flags.
+install:
+	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' NO_MIME_DEFAULT='$(NO_MIME_DEFAULT)' SWIFT='$(SWIFT)' \
+	  INSTALL_BUILD_FLAGS='$(INSTALL_BUILD_FLAGS)' DEB_BUILD='$(DEB_BUILD)' sh .ci/install.sh
+
+uninstall:
+	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' sh .ci/uninstall.sh
