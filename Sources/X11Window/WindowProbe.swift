@@ -8,6 +8,9 @@ public final class WindowProbe {
 
   public init(display: String) throws(X11Error) {
     connection = try DisplayConnection(name: display)
+    // A probed window may resize or vanish between two requests: an X error must fail
+    // the one read (XGetImage answers nil), never end the testing process.
+    XSetErrorHandler { _, _ in 0 }
   }
 
   deinit { connection.close() }
@@ -135,8 +138,6 @@ public final class WindowProbe {
   /// polling; nil while it cannot be read (not mapped yet, gone, outside): X errors
   /// from this call are ignored instead of ending the process.
   public func pixel(_ w: UInt, x: Int, y: Int) -> UInt32? {
-    let old = XSetErrorHandler { _, _ in 0 }
-    defer { XSetErrorHandler(old) }
     guard let img = XGetImage(connection.display, w, Int32(x), Int32(y), 1, 1, ~0, ZPixmap) else { return nil }
     defer { gv_destroy_image(img) }
     return UInt32(truncatingIfNeeded: gv_get_pixel(img, 0, 0)) & 0xFF_FFFF
