@@ -34,11 +34,12 @@ let package = Package(
       swiftSettings: optimizedInDebug),
     .testTarget(name: "GIFDecoderTests", dependencies: ["GIFDecoder", "GIFTestSupport"]),
     .testTarget(name: "GIFAnimatorTests", dependencies: ["GIFAnimator", "GIFTestSupport"]),
-    .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"]),
+    .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"], exclude: ["test_server.py"]),
     .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport"]),
-    .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport"]),
+    .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window"]),
     .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),
     .executableTarget(name: "gifbench", dependencies: ["GIFDecoder"], path: "Benchmarks/gifbench"),
+    .executableTarget(name: "windowbench", dependencies: ["X11Window", "GIFTestSupport"], path: "Benchmarks/windowbench"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,7 @@ public final class Xvfb: @unchecked Sendable {
     let out = Pipe()
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice
-    try p.run()
+    try withUnblockedSignals { try p.run() }
     process = p
     var text = ""
     let deadline = Date().addingTimeInterval(10)
@@ -58,6 +58,18 @@ public func contextSwitches(pid: Int32) -> Int? {
 
 public enum XvfbError: Error { case message(String) }
 
+/// Runs `body` (which starts a child) with no signal blocked on this thread: a child
+/// inherits the mask, and Swift Testing's threads block SIGTERM, which would make
+/// `terminate()` do nothing.
+public func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
+  var none = sigset_t()
+  var saved = sigset_t()
+  sigemptyset(&none)
+  pthread_sigmask(SIG_SETMASK, &none, &saved)
+  defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+  return try body()
+}
+
 /// The repository root, from this file's path.
 public let repositoryRoot: URL = {
   var dir = URL(fileURLWithPath: #filePath)
@@ -91,12 +103,12 @@ public final class RunningProcess: @unchecked Sendable {
     if let stdin {
       let inPipe = Pipe()
       process.standardInput = inPipe
-      try process.run()
+      try withUnblockedSignals { try process.run() }
       inPipe.fileHandleForWriting.write(stdin)
       try? inPipe.fileHandleForWriting.close()
     } else {
       process.standardInput = FileHandle.nullDevice
-      try process.run()
+      try withUnblockedSignals { try process.run() }
     }
     errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
       let d = h.availableData

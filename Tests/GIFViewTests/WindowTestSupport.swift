@@ -50,7 +50,7 @@ func temporaryFile(_ name: String, _ bytes: [UInt8]) -> String {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-tests-\(UUID().uuidString)")
   try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   let path = dir.appendingPathComponent(name).path
-  FileManager.default.createFile(atPath: path, contents: Data(bytes))
+  _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
   return path
 }
 
