@@ -120,7 +120,8 @@ public final class FrameCache: Sendable {
 
   private func kick() {
     let start = state.withLock { s -> Bool in
-      if s.workerRunning || s.closed { return false }
+      // Nothing to render (every wanted frame is cached): no thread is woken.
+      if s.workerRunning || s.closed || Self.nextTarget(s, capacity: capacity) == nil { return false }
       s.workerRunning = true
       return true
     }

@@ -15,14 +15,39 @@ extension GIFView {
       : [Tile(x0: 0, y0: 0, x1: window.width, y1: window.height)]
     let step = spinnerStep(now: now)
     var text: [TextItem] = []
+    if showInfo && !isGrid, case .playing = player.phase { text.append(infoOverlay()) }
+    // A frame shown before in this view is on the server already: one copy.
+    let keepKey = keepableFrame(now: now)
+    if let key = keepKey, window.presentKept(key, text: text) {
+      player.shownFrame = key
+      return
+    }
     window.draw { out, w, h in
       if isGrid { Painter.fill(out, width: w, tile: Tile(x0: 0, y0: 0, x1: w, y1: h), with: 0x1A1B1D) }
       for (p, tile) in zip(visible, tiles) {
         text += draw(p, in: tile, out: out, width: w, now: now, step: step)
       }
     }
-    if showInfo && !isGrid, case .playing = player.phase { text.append(infoOverlay()) }
-    window.present(text: text)
+    if let key = keepKey {
+      window.present(keepingAs: key, text: text)
+    } else {
+      window.present(text: text)
+    }
+  }
+
+  /// The frame index under which the picture about to be drawn may be kept on the
+  /// server: a single view of a finished frame, with nothing transient over it.
+  private func keepableFrame(now: UInt64) -> Int? {
+    guard !isGrid, let window, case .playing = player.phase, player.fadeStart == nil,
+      !player.isWaitingForData, let cache = player.cache, cache.frame(player.timeline.current) != nil
+    else { return nil }
+    let view = ViewSignature(
+      loadID: player.loadID, scale: currentScale, background: background, width: window.width, height: window.height)
+    if view != keptView {
+      window.dropKeptFrames()
+      keptView = view
+    }
+    return player.timeline.current
   }
 
   /// One player's content in `tile`; answers the text to draw over it.

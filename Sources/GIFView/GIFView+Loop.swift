@@ -60,20 +60,26 @@ extension GIFView {
     guard let window else { return }
     presizeFromLocalHeader()
     window.map()
+    var xReadable = true
     while !quit {
       for (id, m) in mailbox.take() { dispatch(id, m) }
-      for event in window.pendingEvents() { handle(event) }
+      // Read from the X socket only when poll() said so (or Xlib holds events already).
+      if xReadable || window.hasQueuedEvents {
+        for event in window.pendingEvents() { handle(event) }
+      }
       if quit { break }
       let now = clock.nowNS
       let step = spinnerStep(now: now)
       for p in visible where p.tick(now: now, spinnerStep: step, options: options) { needsRedraw = true }
       if needsRedraw { redraw(now: now) }
       if window.hasQueuedEvents { continue }
-      let timeout = nextWake(now: clock.nowNS).map { due -> Int32 in
+      let timeout = nextWake(now: clock.nowNS).map { due -> UInt64 in
         let now = clock.nowNS
-        return due <= now ? 0 : Int32(min((due - now + 999_999) / 1_000_000, 60_000))
+        return due <= now ? 0 : due - now
       }
-      _ = pollReadable([window.fileDescriptor, mailbox.pipe.readFD], timeoutMS: timeout ?? -1)
+      let ready = pollReadable([window.fileDescriptor, mailbox.pipe.readFD], timeoutNS: timeout)
+      if ready[1] { mailbox.pipe.drain() }
+      xReadable = ready[0]
     }
   }
 

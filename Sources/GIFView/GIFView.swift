@@ -53,6 +53,8 @@ public final class GIFView {
   var showInfo = false
   var needsRedraw = true
   var fadeFrom: [UInt32] = []
+  /// What the frames kept on the X server were drawn for.
+  var keptView: ViewSignature?
   var sizedForImage = false
   var quit = false
   private var nextLoadID = 0
@@ -163,6 +165,15 @@ public final class GIFView {
     return contentMode.scale(
       imageWidth: screen.width, imageHeight: screen.height, windowWidth: window.width, windowHeight: window.height)
   }
+}
+
+/// Everything a drawn frame depends on besides its index.
+struct ViewSignature: Equatable {
+  var loadID: Int
+  var scale: Double
+  var background: Background
+  var width: Int
+  var height: Int
 }
 
 func writeStderrLine(_ s: String) {

@@ -31,9 +31,9 @@ final class Mailbox: Sendable {
     if wasEmpty { pipe.wake() }
   }
 
+  /// Everything posted so far (the caller drains the pipe when poll() says it is readable).
   func take() -> [(generation: Int, message: Message)] {
-    pipe.drain()
-    return queue.withLock { q in
+    queue.withLock { q in
       let all = q
       q.removeAll(keepingCapacity: true)
       return all

@@ -100,27 +100,28 @@ enum Painter {
   ) {
     let x0 = max(place.x, tile.x0), y0 = max(place.y, tile.y0)
     let x1 = min(place.x + place.width, tile.x1), y1 = min(place.y + place.height, tile.y1)
-    if case .checker = bg {
-      // The checker shows where the image is transparent; around it, a quiet backdrop.
-      fill(out, width: W, tile: tile, with: letterbox)
-      guard x1 > x0, y1 > y0 else { return }
-      for y in y0..<y1 {
-        for x in x0..<x1 { out[y * W + x] = bg.pixel(x: x - place.x, y: y - place.y) }
-      }
-    } else {
-      fill(out, width: W, tile: tile, with: bg)
-    }
-    guard x1 > x0, y1 > y0 else { return }
+    // Around the image: a quiet backdrop behind the checker, else the chosen colour.
+    let around: UInt32
+    if case .checker = bg { around = letterbox } else { around = bg.pixel(x: 0, y: 0) }
+    guard x1 > x0, y1 > y0 else { return fill(out, width: W, tile: tile, with: around) }
+    fill(out, width: W, tile: Tile(x0: tile.x0, y0: tile.y0, x1: tile.x1, y1: y0), with: around)
+    fill(out, width: W, tile: Tile(x0: tile.x0, y0: y1, x1: tile.x1, y1: tile.y1), with: around)
+    fill(out, width: W, tile: Tile(x0: tile.x0, y0: y0, x1: x0, y1: y1), with: around)
+    fill(out, width: W, tile: Tile(x0: x1, y0: y0, x1: tile.x1, y1: y1), with: around)
     if place.width == w && place.height == h {
+      // 1:1, one pass: each pixel is the frame's, or the background where transparent.
       for y in y0..<y1 {
         let src = (y - place.y) * w - place.x
         let dst = y * W
         for x in x0..<x1 {
           let p = frame[src + x]
-          if p >> 24 != 0 { out[dst + x] = p & 0xFF_FFFF }
+          out[dst + x] = p >> 24 != 0 ? p & 0xFF_FFFF : bg.pixel(x: x - place.x, y: y - place.y)
         }
       }
       return
+    }
+    for y in y0..<y1 {
+      for x in x0..<x1 { out[y * W + x] = bg.pixel(x: x - place.x, y: y - place.y) }
     }
     // Each window pixel covers a box of the source; every source pixel counts by how
     // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one

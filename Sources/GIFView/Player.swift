@@ -128,7 +128,8 @@ final class Player {
       }
       fx.redraw = true
     case .rendered:
-      fx.redraw = true
+      // Only a frame that is due and not yet on screen needs a paint.
+      fx.redraw = timeline.frameCount > 0 && shownFrame != timeline.current
     }
     for w in fx.warnings where !warnings.contains(w) { warnings.append(w) }
     return fx

@@ -83,7 +83,7 @@ final class Surface {
 
   /// Sends rows `y0..<y1` (all by default) to `window` and waits until the server has
   /// read them, so the buffer may be drawn into again at once.
-  func present(to window: Window, gc: GC, y0: Int = 0, y1: Int? = nil) {
+  func present(to window: Drawable, gc: GC, y0: Int = 0, y1: Int? = nil) {
     let d = display.display
     let y1 = y1 ?? height
     guard y1 > y0 else { return }

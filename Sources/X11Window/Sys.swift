@@ -1,3 +1,4 @@
+import CX11
 import Glibc
 
 /// Thin typed layer over the few system calls the event loop makes (STYLE 2.1).
@@ -56,10 +57,16 @@ public final class WakePipe: Sendable {
   }
 }
 
-/// poll() on `fds` for input until `timeoutMS` (-1: forever); answers which fds are readable.
-public func pollReadable(_ fds: [Int32], timeoutMS: Int32) -> [Bool] {
+/// Waits for input on `fds` until `timeoutNS` from now (nil: forever); answers which fds
+/// are readable. ppoll() takes nanoseconds, so a frame deadline is met to the
+/// microsecond instead of being rounded up to the next millisecond.
+public func pollReadable(_ fds: [Int32], timeoutNS: UInt64?) -> [Bool] {
   var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-  let r = valueOrErrno { pfds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMS) } }
+  let r = pfds.withUnsafeMutableBufferPointer { buf -> Result<Int32, Errno> in
+    guard let timeoutNS else { return valueOrErrno { gv_ppoll(buf.baseAddress, nfds_t(buf.count), nil) } }
+    var ts = timespec(tv_sec: Int(timeoutNS / 1_000_000_000), tv_nsec: Int(timeoutNS % 1_000_000_000))
+    return valueOrErrno { gv_ppoll(buf.baseAddress, nfds_t(buf.count), &ts) }
+  }
   guard case .success = r else { return fds.map { _ in false } }
   return pfds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
 }

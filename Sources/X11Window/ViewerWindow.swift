@@ -56,7 +56,20 @@ public final class ViewerWindow {
   private let connection: DisplayConnection
   public let window: UInt
   private let gc: GC
-  private var font: UnsafeMutablePointer<XFontStruct>?
+  private var loadedFont: UnsafeMutablePointer<XFontStruct>?
+  private var fontLoaded = false
+  /// Loaded when text is first drawn: the ISO 10646 font costs milliseconds of start-up
+  /// that the first frame should not wait for.
+  private var font: UnsafeMutablePointer<XFontStruct>? {
+    if !fontLoaded {
+      fontLoaded = true
+      let d = connection.display
+      loadedFont =
+        XLoadQueryFont(d, "-misc-fixed-medium-r-normal--13-*-*-*-*-*-iso10646-1") ?? XLoadQueryFont(d, "fixed")
+      if let loadedFont { XSetFont(d, gc, loadedFont.pointee.fid) }
+    }
+    return loadedFont
+  }
   private var surface: Surface?
   private let trySHM: Bool
   public private(set) var width: Int
@@ -85,8 +98,6 @@ public final class ViewerWindow {
       d, connection.root, Int32(options.x ?? 0), Int32(options.y ?? 0), UInt32(width), UInt32(height), 0,
       connection.depth, UInt32(InputOutput), connection.visual, UInt(CWBackPixmap | CWEventMask), &attributes)
     gc = XCreateGC(d, window, 0, nil)
-    font = XLoadQueryFont(d, "-misc-fixed-medium-r-normal--13-*-*-*-*-*-iso10646-1") ?? XLoadQueryFont(d, "fixed")
-    if let font { XSetFont(d, gc, font.pointee.fid) }
 
     setClassAndProtocols()
     setSizeHints(x: options.x, y: options.y, width: width, height: height)
@@ -205,6 +216,7 @@ public final class ViewerWindow {
         if w != width || h != height {
           width = w
           height = h
+          dropKeptFrames()
           if case .resized = events.last { events.removeLast() }
           events.append(.resized(width: w, height: h))
         }
@@ -261,6 +273,46 @@ public final class ViewerWindow {
     surface?.present(to: window, gc: gc)
     for item in text { drawText(item) }
     XSync(d, 0)
+  }
+
+  // MARK: - Frames kept on the server (gifsicle's idea): after the first loop a frame
+  // change is one XCopyArea, with no client-side pixel work and no image transfer.
+
+  /// Server memory the kept frames may take.
+  public var keptFramesBudgetBytes = 64 << 20
+  private var keptFrames: [Int: Pixmap] = [:]
+
+  /// Sends the drawn pixels to the server once, keeps them there as frame `key`, and
+  /// shows them. When the budget is full the frame is shown but not kept (for a loop
+  /// that does not fit, keeping the first frames beats evicting each one before reuse).
+  public func present(keepingAs key: Int, text: [TextItem] = []) {
+    let d = connection.display
+    let bytes = width * height * 4
+    guard let surface, (keptFrames.count + 1) * bytes <= keptFramesBudgetBytes else { return present(text: text) }
+    let pixmap = XCreatePixmap(d, window, UInt32(width), UInt32(height), UInt32(connection.depth))
+    surface.present(to: pixmap, gc: gc)
+    keptFrames[key] = pixmap
+    showKept(pixmap, text: text)
+    XSync(d, 0)  // the SHM buffer is reused at once
+  }
+
+  /// Shows kept frame `key` if the server has it; false otherwise.
+  public func presentKept(_ key: Int, text: [TextItem] = []) -> Bool {
+    guard let pixmap = keptFrames[key] else { return false }
+    showKept(pixmap, text: text)
+    XFlush(connection.display)
+    return true
+  }
+
+  private func showKept(_ pixmap: Pixmap, text: [TextItem]) {
+    XCopyArea(connection.display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
+    for item in text { drawText(item) }
+  }
+
+  /// Frees every kept frame (the view changed: size, scale, background).
+  public func dropKeptFrames() {
+    for (_, p) in keptFrames { XFreePixmap(connection.display, p) }
+    keptFrames.removeAll()
   }
 
   private func pixel(_ c: (r: UInt8, g: UInt8, b: UInt8)) -> UInt {
@@ -323,9 +375,10 @@ public final class ViewerWindow {
     guard !closed else { return }
     closed = true
     let d = connection.display
+    dropKeptFrames()
     surface?.destroy()
     surface = nil
-    if let font { XFreeFont(d, font) }
+    if let loadedFont { XFreeFont(d, loadedFont) }
     XFreeGC(d, gc)
     XDestroyWindow(d, window)
     connection.close()
