@@ -37,9 +37,10 @@ final class DisplayConnection {
     visual = XDefaultVisual(d, screen)
     depth = XDefaultDepth(d, screen)
     let v = visual.pointee
-    guard gv_visual_class(visual) == TrueColor, depth == 24 || depth == 32 else {
+    // 32-bit pixels of any channel layout (depth 24, 30 or 32); masks are honoured.
+    guard gv_visual_class(visual) == TrueColor, [24, 30, 32].contains(depth) else {
       XCloseDisplay(d)
-      throw X11Error(message: "unsupported visual (depth \(depth), class \(gv_visual_class(visual))); gifview needs TrueColor of depth 24 or 32")
+      throw X11Error(message: "unsupported visual (depth \(depth), class \(gv_visual_class(visual))); gifview needs TrueColor of depth 24, 30 or 32")
     }
     masks = (v.red_mask, v.green_mask, v.blue_mask)
     var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0

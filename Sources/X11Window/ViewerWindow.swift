@@ -257,7 +257,8 @@ public final class ViewerWindow {
       // Scale the 8-bit channel to the mask's width and shift it into place.
       let shift = UInt32(mask.trailingZeroBitCount)
       let bits = UInt32((mask >> UInt(shift)).nonzeroBitCount)
-      let scaled = bits >= 8 ? v << (bits - 8) : v >> (8 - bits)
+      // Wider channels repeat the top bits (255 → 1023 at 10 bits: full scale stays full).
+      let scaled = bits >= 8 ? v << (bits - 8) | v >> (16 - min(bits, 16)) : v >> (8 - bits)
       return scaled << shift
     }
     for i in 0..<pixels.count {

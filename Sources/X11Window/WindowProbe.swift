@@ -111,6 +111,11 @@ public final class WindowProbe {
 
   /// The window's pixels as 0x00RRGGBB (XGetImage).
   public func pixels(_ w: UInt) -> (width: Int, height: Int, pixels: [UInt32])? {
+    rawPixels(w).map { ($0.width, $0.height, $0.pixels.map { $0 & 0xFF_FFFF }) }
+  }
+
+  /// The window's pixel values exactly as the visual stores them.
+  public func rawPixels(_ w: UInt) -> (width: Int, height: Int, pixels: [UInt32])? {
     let (width, height) = size(w)
     guard width > 0, height > 0,
       let img = XGetImage(connection.display, w, 0, 0, UInt32(width), UInt32(height), ~0, ZPixmap)
@@ -118,7 +123,7 @@ public final class WindowProbe {
     defer { gv_destroy_image(img) }
     var out = [UInt32](repeating: 0, count: width * height)
     for y in 0..<height {
-      for x in 0..<width { out[y * width + x] = UInt32(truncatingIfNeeded: gv_get_pixel(img, Int32(x), Int32(y))) & 0xFF_FFFF }
+      for x in 0..<width { out[y * width + x] = UInt32(truncatingIfNeeded: gv_get_pixel(img, Int32(x), Int32(y))) }
     }
     return (width, height, out)
   }
