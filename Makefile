@@ -50,3 +50,7 @@ install:
 
 uninstall:
 	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' sh .ci/uninstall.sh
+
+# README pictures, made by gifview itself under Xvfb (Resources/screenshots/*.png).
+screenshots: deps
+	@sh .ci/screenshots.sh
