@@ -39,7 +39,8 @@ let package = Package(
     .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window"]),
     .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),
     .executableTarget(name: "gifbench", dependencies: ["GIFDecoder"], path: "Benchmarks/gifbench"),
-    .executableTarget(name: "windowbench", dependencies: ["X11Window", "GIFTestSupport"], path: "Benchmarks/windowbench"),
+    .executableTarget(
+      name: "windowbench", dependencies: ["X11Window", "GIFTestSupport"], path: "Benchmarks/windowbench"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -103,8 +103,8 @@ func spawn(_ argv: [String], display: String?, stdoutFD: Int32? = nil, stderrPat
   let cArgs = argv.map { strdup($0) } + [nil]
   let cEnv = env.map { strdup($0) } + [nil]
   defer {
-    cArgs.forEach { free($0) }
-    cEnv.forEach { free($0) }
+    for a in cArgs { free(a) }
+    for e in cEnv { free(e) }
   }
   var pid: pid_t = 0
   let r = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
@@ -176,7 +176,8 @@ func startXvfb() -> (pid: pid_t, display: String) {
 
 // MARK: - GIFs
 
-let width = 640, height = 480
+let width = 640
+let height = 480
 
 /// 256 distinct colours, none black or white (Xvfb's root weave), red = index.
 let gradientPalette: [UInt8] = {
@@ -224,7 +225,8 @@ func timingGIF() -> [UInt8] {
   g.loop(0)
   for f in 0..<timingColors.count {
     g.control(delayCS: 5, disposal: 1)
-    g.image(width: width, height: height, indices: [UInt8](repeating: UInt8(f), count: width * height), minimumCodeSize: 2)
+    g.image(
+      width: width, height: height, indices: [UInt8](repeating: UInt8(f), count: width * height), minimumCodeSize: 2)
   }
   g.trailer()
   return g.bytes
@@ -343,7 +345,10 @@ final class Bench {
         stop(r.pid)
         usleep(100_000)  // let the server tear the window down
       }
-      log("windowbench: launch \(round + 1)/\(launches): " + viewers.indices.map { "\(viewers[$0].name) \(fmt(results[$0].samples.last ?? .nan, 1)) ms" }.joined(separator: ", "))
+      log(
+        "windowbench: launch \(round + 1)/\(launches): "
+          + viewers.indices.map { "\(viewers[$0].name) \(fmt(results[$0].samples.last ?? .nan, 1)) ms" }.joined(
+            separator: ", "))
     }
     return results
   }
@@ -368,7 +373,8 @@ final class Bench {
 
   func measureTiming(_ v: Viewer, file: String, seconds: Double, pollPauseUS: UInt32) -> TimingResult {
     var result = TimingResult()
-    let cx = width / 2, cy = height / 2
+    let cx = width / 2
+    let cy = height / 2
     guard
       let r = launch(
         v, file, x: cx, y: cy, accept: { timingColors.contains($0) }, pauseUS: 200, tag: "timing-\(v.name)")
@@ -449,7 +455,8 @@ final class Bench {
 
   func measureCPU(_ v: Viewer, file: String, seconds: Double, serverPID: pid_t) -> CPUResult {
     var result = CPUResult()
-    let cx = width / 2, cy = height / 2
+    let cx = width / 2
+    let cy = height / 2
     let colors = Set((0..<cpuFrames).map { f in rgb(gradientPalette, (cx / 3 + cy / 2 + 13 * f) & 0xFF) })
     guard
       let r = launch(v, file, x: cx, y: cy, accept: { colors.contains($0) }, pauseUS: 1000, tag: "cpu-\(v.name)")
@@ -531,7 +538,9 @@ func runMain() -> Int32 {
   signal(SIGPIPE, SIG_IGN)
 
   log("windowbench: writing the GIFs into \(config.out)")
-  let launchFile = "\(config.out)/launch.gif", timingFile = "\(config.out)/timing.gif", cpuFile = "\(config.out)/cpu.gif"
+  let launchFile = "\(config.out)/launch.gif"
+  let timingFile = "\(config.out)/timing.gif"
+  let cpuFile = "\(config.out)/cpu.gif"
   let (launchBytes, frame0) = launchGIF()
   writeFile(launchBytes, to: launchFile)
   writeFile(timingGIF(), to: timingFile)
@@ -541,7 +550,9 @@ func runMain() -> Int32 {
   defer { stop(xvfb.pid) }
   log("windowbench: Xvfb on \(xvfb.display) (pid \(xvfb.pid))")
   let bench: Bench
-  do { bench = try Bench(display: xvfb.display, out: config.out) } catch { fail("cannot open \(xvfb.display): \(error)") }
+  do { bench = try Bench(display: xvfb.display, out: config.out) } catch {
+    fail("cannot open \(xvfb.display): \(error)")
+  }
 
   let viewers = [
     Viewer(name: "gifview", path: config.gifview, byPID: true),
@@ -556,8 +567,8 @@ func runMain() -> Int32 {
     // One untimed launch each first, so neither pays for a cold binary or cold caches.
     for v in viewers {
       if let r = bench.launch(
-        v, launchFile, x: width - 1, y: height - 1, accept: { $0 == frame0.last! }, pauseUS: 1000, tag: "warm-\(v.name)")
-      {
+        v, launchFile, x: width - 1, y: height - 1, accept: { $0 == frame0.last! }, pauseUS: 1000, tag: "warm-\(v.name)"
+      ) {
         stop(r.pid)
       }
     }
@@ -583,7 +594,9 @@ func runMain() -> Int32 {
       log("windowbench: cpu \(v.name) for \(fmt(config.seconds, 0)) s")
       cpu.append(bench.measureCPU(v, file: cpuFile, seconds: config.seconds, serverPID: xvfb.pid))
       let c = cpu.last!
-      log("windowbench:   viewer \(fmt(c.viewer, 3)) s/s, Xvfb \(fmt(c.server, 3)) s/s, \(c.distinctColors) colours seen after")
+      log(
+        "windowbench:   viewer \(fmt(c.viewer, 3)) s/s, Xvfb \(fmt(c.server, 3)) s/s, \(c.distinctColors) colours seen after"
+      )
       usleep(100_000)
     }
     ok = ok && cpu.allSatisfy(\.ok)
@@ -605,34 +618,59 @@ func runMain() -> Int32 {
   lines.append("| measure | gifview | gifsicle gifview | gifview/gifsicle | target (gifview) | met |")
   lines.append("|---|---:|---:|---:|---|---|")
   if launch.count == 2 {
-    let a = median(launch[0].samples), b = median(launch[1].samples)
+    let a = median(launch[0].samples)
+    let b = median(launch[1].samples)
     let pass = a <= 30 && launch[0].wrongPixels == 0
     if !pass { missed.append("launch to first frame") }
-    lines.append(row("launch → first frame, median of \(config.launches) (ms)", a, b, digits: 1, target: "≤ 30 ms", pass: pass))
     lines.append(
-      row("launch → first frame, min (ms)", launch[0].samples.min() ?? .nan, launch[1].samples.min() ?? .nan, digits: 1, target: "", pass: nil))
+      row("launch → first frame, median of \(config.launches) (ms)", a, b, digits: 1, target: "≤ 30 ms", pass: pass))
     lines.append(
-      row("launch → first frame, max (ms)", launch[0].samples.max() ?? .nan, launch[1].samples.max() ?? .nan, digits: 1, target: "", pass: nil))
+      row(
+        "launch → first frame, min (ms)", launch[0].samples.min() ?? .nan, launch[1].samples.min() ?? .nan, digits: 1,
+        target: "", pass: nil))
     lines.append(
-      row("launch → window exists, median (ms)", median(launch[0].windowSamples), median(launch[1].windowSamples), digits: 1, target: "", pass: nil))
+      row(
+        "launch → first frame, max (ms)", launch[0].samples.max() ?? .nan, launch[1].samples.max() ?? .nan, digits: 1,
+        target: "", pass: nil))
     lines.append(
-      "| wrong pixels in frame 0 after the match (all launches) | \(launch[0].wrongPixels) | \(launch[1].wrongPixels) | | 0 | |")
+      row(
+        "launch → window exists, median (ms)", median(launch[0].windowSamples), median(launch[1].windowSamples),
+        digits: 1, target: "", pass: nil))
+    lines.append(
+      "| wrong pixels in frame 0 after the match (all launches) | \(launch[0].wrongPixels) | \(launch[1].wrongPixels) | | 0 | |"
+    )
   }
   if timing.count == 2 {
     let (a, b) = (timing[0], timing[1])
-    let maePass = a.ok && a.maeMS <= 1, driftPass = a.ok && abs(a.driftMS) <= 5
+    let maePass = a.ok && a.maeMS <= 1
+    let driftPass = a.ok && abs(a.driftMS) <= 5
     if !maePass { missed.append("frame timing MAE") }
     if !driftPass { missed.append("frame timing drift") }
-    lines.append(row("frame timing: mean abs error over \(fmt(config.seconds, 0)) s (ms)", a.maeMS, b.maeMS, digits: 3, target: "≤ 1 ms", pass: maePass))
-    lines.append(row("frame timing: drift, last − first error (ms)", a.driftMS, b.driftMS, digits: 2, target: "≤ 5 ms", pass: driftPass))
+    lines.append(
+      row(
+        "frame timing: mean abs error over \(fmt(config.seconds, 0)) s (ms)", a.maeMS, b.maeMS, digits: 3,
+        target: "≤ 1 ms", pass: maePass))
+    lines.append(
+      row(
+        "frame timing: drift, last − first error (ms)", a.driftMS, b.driftMS, digits: 2, target: "≤ 5 ms",
+        pass: driftPass))
     lines.append(row("frame timing: max abs error (ms)", a.maxErrorMS, b.maxErrorMS, digits: 2, target: "", pass: nil))
     lines.append(
-      row("frame timing: MAE from the median phase instead of t0 (ms)", a.centredMAEMS, b.centredMAEMS, digits: 3, target: "", pass: nil))
+      row(
+        "frame timing: MAE from the median phase instead of t0 (ms)", a.centredMAEMS, b.centredMAEMS, digits: 3,
+        target: "", pass: nil))
     lines.append(
-      row("frame timing: p95 abs error from the median phase (ms)", a.centredP95MS, b.centredP95MS, digits: 2, target: "", pass: nil))
+      row(
+        "frame timing: p95 abs error from the median phase (ms)", a.centredP95MS, b.centredP95MS, digits: 2, target: "",
+        pass: nil))
     lines.append("| frame timing: changes > 5 ms late (from the median phase) | \(a.late5) | \(b.late5) | | | |")
-    lines.append(row("frame timing: mean interval (ms, ideal 50)", a.meanIntervalMS, b.meanIntervalMS, digits: 3, target: "", pass: nil))
-    lines.append("| frame timing: changes seen / frames skipped | \(a.changes) / \(a.skipped) | \(b.changes) / \(b.skipped) | | | |")
+    lines.append(
+      row(
+        "frame timing: mean interval (ms, ideal 50)", a.meanIntervalMS, b.meanIntervalMS, digits: 3, target: "",
+        pass: nil))
+    lines.append(
+      "| frame timing: changes seen / frames skipped | \(a.changes) / \(a.skipped) | \(b.changes) / \(b.skipped) | | | |"
+    )
     lines.append("| frame timing: pixel reads (1×1 XGetImage) | \(a.samples) | \(b.samples) | | | |")
   }
   if cpu.count == 2 {
@@ -641,8 +679,10 @@ func runMain() -> Int32 {
     if !pass { missed.append("CPU") }
     lines.append(row("CPU, viewer (s per wall s)", a.viewer, b.viewer, digits: 3, target: "", pass: nil))
     lines.append(row("CPU, Xvfb (s per wall s)", a.server, b.server, digits: 3, target: "", pass: nil))
-    lines.append(row("CPU, viewer + Xvfb (s per wall s)", a.total, b.total, digits: 3, target: "≤ gifsicle's", pass: pass))
-    lines.append("| CPU: distinct colours at the centre in 300 ms after | \(a.distinctColors) | \(b.distinctColors) | | | |")
+    lines.append(
+      row("CPU, viewer + Xvfb (s per wall s)", a.total, b.total, digits: 3, target: "≤ gifsicle's", pass: pass))
+    lines.append(
+      "| CPU: distinct colours at the centre in 300 ms after | \(a.distinctColors) | \(b.distinctColors) | | | |")
   }
   let pollText = config.pollPauseUS == 0 ? "as fast as possible" : "every \(config.pollPauseUS) µs + the read"
   lines.append("")

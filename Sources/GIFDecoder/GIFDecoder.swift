@@ -104,7 +104,9 @@ public struct GIFDecoder: Sendable {
           throw GIFError(buffer.isEmpty ? .emptyInput : have < 4 ? .notAGIF : .truncatedHeader, offset: 0)
         }
         let version = String(decoding: buffer[(pos + 3)..<(pos + 6)], as: UTF8.self)
-        let width = u16(6), height = u16(8), packed = byte(10)
+        let width = u16(6)
+        let height = u16(8)
+        let packed = byte(10)
         if width == 0 || height == 0 {
           state = .done
           throw GIFError(.badScreenSize(width: width, height: height), offset: 6)
@@ -233,7 +235,11 @@ public struct GIFDecoder: Sendable {
       state = .done
       return nil
     }
-    let x = u16(1), y = u16(3), w = u16(5), h = u16(7), packed = byte(9)
+    let x = u16(1)
+    let y = u16(3)
+    let w = u16(5)
+    let h = u16(7)
+    let packed = byte(9)
     let localEntries = packed & 0x80 != 0 ? 2 << Int(packed & 7) : 0
     let paletteBytes = 3 * localEntries
     // The code-size byte must be there too, except for an empty image that is followed

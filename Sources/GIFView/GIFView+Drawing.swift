@@ -52,16 +52,17 @@ extension GIFView {
 
   /// One player's content in `tile`; answers the text to draw over it.
   private func draw(
-    _ p: Player, in tile: Tile, out: UnsafeMutableBufferPointer<UInt32>, width W: Int, now: UInt64, step: Int
+    _ p: Player, in tile: Tile, out: UnsafeMutableBufferPointer<UInt32>, width bufferWidth: Int, now: UInt64, step: Int
   ) -> [TextItem] {
-    let cx = Double(tile.x0 + tile.x1) / 2, cy = Double(tile.y0 + tile.y1) / 2
+    let cx = Double(tile.x0 + tile.x1) / 2
+    let cy = Double(tile.y0 + tile.y1) / 2
     let short = Double(min(tile.width, tile.height))
     switch p.phase {
     case .loading(let received, let expected):
-      Painter.fill(out, width: W, tile: tile, with: Spinner.backdrop)
+      Painter.fill(out, width: bufferWidth, tile: tile, with: Spinner.backdrop)
       guard p.isSpinning(now: now) else { return [] }
       let r = min(28, max(8, short * 0.09))
-      Spinner.draw(into: out, width: W, height: tile.y1, cx: cx, cy: cy, radius: r, step: step)
+      Spinner.draw(into: out, width: bufferWidth, height: tile.y1, cx: cx, cy: cy, radius: r, step: step)
       p.lastSpinnerStep = step
       if p.spinnerShownAt == nil { p.spinnerShownAt = now }
       if !isGrid {
@@ -74,32 +75,39 @@ extension GIFView {
       return [TextItem(["\(percent)%"], x: Int(cx), y: Int(cy + r) + 18, anchor: .center, boxed: false)]
 
     case .failed(let message):
-      Painter.fill(out, width: W, tile: tile, with: Spinner.backdrop)
+      Painter.fill(out, width: bufferWidth, tile: tile, with: Spinner.backdrop)
       let r = min(30, max(10, short * 0.1))
-      Spinner.drawFailureIcon(into: out, width: W, height: tile.y1, cx: cx, cy: cy - r * 0.8, radius: r)
+      Spinner.drawFailureIcon(into: out, width: bufferWidth, height: tile.y1, cx: cx, cy: cy - r * 0.8, radius: r)
       let lines = isGrid ? [message] : [message, "r: retry   q: quit"]
       return [TextItem(lines, x: Int(cx), y: Int(cy + r) + 10, anchor: .center, boxed: false)]
 
     case .playing:
       guard let screen = p.screen, let frame = p.frameToShow() else {
-        Painter.fill(out, width: W, tile: tile, with: Spinner.backdrop)
+        Painter.fill(out, width: bufferWidth, tile: tile, with: Spinner.backdrop)
         return []
       }
       let scale =
         isGrid
-        ? min(1, ContentMode.fit.scale(imageWidth: screen.width, imageHeight: screen.height, windowWidth: tile.width, windowHeight: tile.height))
+        ? min(
+          1,
+          ContentMode.fit.scale(
+            imageWidth: screen.width, imageHeight: screen.height, windowWidth: tile.width, windowHeight: tile.height))
         : currentScale
       let place = Placement(imageWidth: screen.width, imageHeight: screen.height, scale: scale, in: tile)
       frame.withUnsafeBufferPointer { f in
         Painter.draw(
-          frame: f, width: screen.width, height: screen.height, at: place, over: background, into: out, width: W,
+          frame: f, width: screen.width, height: screen.height, at: place, over: background, into: out,
+          width: bufferWidth,
           tile: tile)
       }
       if p.isWaitingForData {
         // Playback waits on this frame until the next one arrives.
-        let r = 7.0, x = Double(tile.x1) - 14, y = Double(tile.y1) - 14
-        Spinner.disc(into: out, width: W, height: tile.y1, cx: x, cy: y, radius: r + 4, color: Spinner.backdrop)
-        Spinner.draw(into: out, width: W, height: tile.y1, cx: x, cy: y, radius: r, step: step)
+        let r = 7.0
+        let x = Double(tile.x1) - 14
+        let y = Double(tile.y1) - 14
+        Spinner.disc(
+          into: out, width: bufferWidth, height: tile.y1, cx: x, cy: y, radius: r + 4, color: Spinner.backdrop)
+        Spinner.draw(into: out, width: bufferWidth, height: tile.y1, cx: x, cy: y, radius: r, step: step)
         p.lastSpinnerStep = step
       }
       if let start = p.fadeStart {
@@ -107,7 +115,8 @@ extension GIFView {
         if t >= 1 || isGrid || fadeFrom.count != out.count {
           p.fadeStart = nil
         } else {
-          fadeFrom.withUnsafeBufferPointer { from in Painter.crossFade(from, UnsafeBufferPointer(out), t: t, into: out) }
+          fadeFrom.withUnsafeBufferPointer { from in Painter.crossFade(from, UnsafeBufferPointer(out), t: t, into: out)
+          }
         }
       }
       return []
@@ -115,7 +124,8 @@ extension GIFView {
   }
 
   func infoOverlay() -> TextItem {
-    let p = player, t = p.timeline
+    let p = player
+    let t = p.timeline
     let i = t.current
     let delay = t.delaysNS.indices.contains(i) ? t.delaysNS[i] / 1_000_000 : 0
     let plays = t.plays.map(String.init) ?? "∞"

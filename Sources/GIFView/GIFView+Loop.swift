@@ -22,7 +22,8 @@ extension GIFView {
   func windowSize(forImage w: Int, _ h: Int) -> (Int, Int) {
     guard let window else { return (w, h) }
     let s = window.screenSize
-    let maxW = Double(s.width) * 0.9, maxH = Double(s.height) * 0.9
+    let maxW = Double(s.width) * 0.9
+    let maxH = Double(s.height) * 0.9
     if Double(w) <= maxW && Double(h) <= maxH { return (w, h) }
     let k = min(maxW / Double(w), maxH / Double(h))
     return (max(1, Int(Double(w) * k)), max(1, Int(Double(h) * k)))
@@ -46,7 +47,8 @@ extension GIFView {
     defer { close(fd) }
     var header = [UInt8](repeating: 0, count: 10)
     guard read(fd, &header, 10) == 10, header[0..<4] == [0x47, 0x49, 0x46, 0x38] else { return }
-    let w = Int(header[6]) | Int(header[7]) << 8, h = Int(header[8]) | Int(header[9]) << 8
+    let w = Int(header[6]) | Int(header[7]) << 8
+    let h = Int(header[8]) | Int(header[9]) << 8
     guard w > 0, h > 0, let window else { return }
     let (ww, wh) = windowSize(forImage: w, h)
     sizedForImage = true

@@ -90,7 +90,7 @@ public final class GIFView {
     }
     for p in visible { startLoad(p) }
     eventLoop()
-    players.forEach { $0.stop() }
+    for p in players { p.stop() }
     window?.close()
     window = nil
     return players.contains(where: \.loadFailed) ? 1 : 0
@@ -126,13 +126,13 @@ public final class GIFView {
   func perform(_ command: Command) {
     let now = clock.nowNS
     switch command {
-    case .togglePlay: visible.forEach { $0.timeline.togglePause(now: now) }
-    case .step(let d): visible.forEach { $0.timeline.step(by: d) }
-    case .first: visible.forEach { $0.timeline.seek(to: 0) }
-    case .last: visible.forEach { $0.timeline.seek(to: $0.timeline.frameCount - 1) }
-    case .faster: visible.forEach { $0.timeline.setSpeed($0.timeline.speed * 1.25, now: now) }
-    case .slower: visible.forEach { $0.timeline.setSpeed($0.timeline.speed / 1.25, now: now) }
-    case .normalSpeed: visible.forEach { $0.timeline.setSpeed(1, now: now) }
+    case .togglePlay: for p in visible { p.timeline.togglePause(now: now) }
+    case .step(let d): for p in visible { p.timeline.step(by: d) }
+    case .first: for p in visible { p.timeline.seek(to: 0) }
+    case .last: for p in visible { p.timeline.seek(to: p.timeline.frameCount - 1) }
+    case .faster: for p in visible { p.timeline.setSpeed(p.timeline.speed * 1.25, now: now) }
+    case .slower: for p in visible { p.timeline.setSpeed(p.timeline.speed / 1.25, now: now) }
+    case .normalSpeed: for p in visible { p.timeline.setSpeed(1, now: now) }
     case .zoomIn: zoom = min(currentScale * 1.25, 32)
     case .zoomOut: zoom = max(currentScale / 1.25, 1.0 / 32)
     case .actualSize: zoom = 1
@@ -143,7 +143,7 @@ public final class GIFView {
     case .toggleInfo: showInfo.toggle()
     case .toggleBackground:
       background = background == .checker ? options.solidBackground : .checker
-    case .reload: visible.forEach(startLoad)
+    case .reload: for p in visible { startLoad(p) }
     case .nextSource, .previousSource:
       guard players.count > 1, !isGrid else { return }
       player.stop()

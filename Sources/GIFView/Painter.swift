@@ -26,18 +26,19 @@ public struct Tile: Equatable, Sendable {
   public init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
 
   /// `count` tiles filling a W×H window in rows, with `gap` pixels between them.
-  public static func grid(count: Int, width W: Int, height H: Int, gap: Int = 2) -> [Tile] {
+  public static func grid(count: Int, width bufferWidth: Int, height bufferHeight: Int, gap: Int = 2) -> [Tile] {
     guard count > 0 else { return [] }
     var cols = 1
     // The column count that gives tiles closest to the window's own aspect.
     while cols * cols < count { cols += 1 }
     let rows = (count + cols - 1) / cols
     return (0..<count).map { i in
-      let c = i % cols, r = i / cols
+      let c = i % cols
+      let r = i / cols
       return Tile(
-        x0: c * W / cols + (c > 0 ? gap / 2 : 0), y0: r * H / rows + (r > 0 ? gap / 2 : 0),
-        x1: (c + 1) * W / cols - (c < cols - 1 ? gap - gap / 2 : 0),
-        y1: (r + 1) * H / rows - (r < rows - 1 ? gap - gap / 2 : 0))
+        x0: c * bufferWidth / cols + (c > 0 ? gap / 2 : 0), y0: r * bufferHeight / rows + (r > 0 ? gap / 2 : 0),
+        x1: (c + 1) * bufferWidth / cols - (c < cols - 1 ? gap - gap / 2 : 0),
+        y1: (r + 1) * bufferHeight / rows - (r < rows - 1 ? gap - gap / 2 : 0))
     }
   }
 }
@@ -64,8 +65,11 @@ public enum ContentMode: String, Sendable {
   case fit, fill, actual
 
   /// The scale that shows a w×h image in a W×H window.
-  public func scale(imageWidth w: Int, imageHeight h: Int, windowWidth W: Int, windowHeight H: Int) -> Double {
-    let sx = Double(W) / Double(max(w, 1)), sy = Double(H) / Double(max(h, 1))
+  public func scale(imageWidth w: Int, imageHeight h: Int, windowWidth bufferWidth: Int, windowHeight bufferHeight: Int)
+    -> Double
+  {
+    let sx = Double(bufferWidth) / Double(max(w, 1))
+    let sy = Double(bufferHeight) / Double(max(h, 1))
     switch self {
     case .fit: return min(sx, sy)
     case .fill: return max(sx, sy)
@@ -78,16 +82,18 @@ enum Painter {
   /// Around an image on the checker background.
   static let letterbox: UInt32 = 0x2A2B2E
 
-  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width W: Int, tile t: Tile, with bg: Background) {
-    if case .solid = bg { return fill(out, width: W, tile: t, with: bg.pixel(x: 0, y: 0)) }
+  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width bufferWidth: Int, tile t: Tile, with bg: Background)
+  {
+    if case .solid = bg { return fill(out, width: bufferWidth, tile: t, with: bg.pixel(x: 0, y: 0)) }
     for y in t.y0..<t.y1 {
-      for x in t.x0..<t.x1 { out[y * W + x] = bg.pixel(x: x - t.x0, y: y - t.y0) }
+      for x in t.x0..<t.x1 { out[y * bufferWidth + x] = bg.pixel(x: x - t.x0, y: y - t.y0) }
     }
   }
 
-  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width W: Int, tile t: Tile, with colour: UInt32) {
+  static func fill(_ out: UnsafeMutableBufferPointer<UInt32>, width bufferWidth: Int, tile t: Tile, with colour: UInt32)
+  {
     for y in t.y0..<t.y1 {
-      out[(y * W + t.x0)..<(y * W + t.x1)].update(repeating: colour)
+      out[(y * bufferWidth + t.x0)..<(y * bufferWidth + t.x1)].update(repeating: colour)
     }
   }
 
@@ -96,23 +102,25 @@ enum Painter {
   /// source area of each window pixel.
   static func draw(
     frame: UnsafeBufferPointer<UInt32>, width w: Int, height h: Int, at place: Placement,
-    over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>, width W: Int, tile: Tile
+    over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>, width bufferWidth: Int, tile: Tile
   ) {
-    let x0 = max(place.x, tile.x0), y0 = max(place.y, tile.y0)
-    let x1 = min(place.x + place.width, tile.x1), y1 = min(place.y + place.height, tile.y1)
+    let x0 = max(place.x, tile.x0)
+    let y0 = max(place.y, tile.y0)
+    let x1 = min(place.x + place.width, tile.x1)
+    let y1 = min(place.y + place.height, tile.y1)
     // Around the image: a quiet backdrop behind the checker, else the chosen colour.
     let around: UInt32
     if case .checker = bg { around = letterbox } else { around = bg.pixel(x: 0, y: 0) }
-    guard x1 > x0, y1 > y0 else { return fill(out, width: W, tile: tile, with: around) }
-    fill(out, width: W, tile: Tile(x0: tile.x0, y0: tile.y0, x1: tile.x1, y1: y0), with: around)
-    fill(out, width: W, tile: Tile(x0: tile.x0, y0: y1, x1: tile.x1, y1: tile.y1), with: around)
-    fill(out, width: W, tile: Tile(x0: tile.x0, y0: y0, x1: x0, y1: y1), with: around)
-    fill(out, width: W, tile: Tile(x0: x1, y0: y0, x1: tile.x1, y1: y1), with: around)
+    guard x1 > x0, y1 > y0 else { return fill(out, width: bufferWidth, tile: tile, with: around) }
+    fill(out, width: bufferWidth, tile: Tile(x0: tile.x0, y0: tile.y0, x1: tile.x1, y1: y0), with: around)
+    fill(out, width: bufferWidth, tile: Tile(x0: tile.x0, y0: y1, x1: tile.x1, y1: tile.y1), with: around)
+    fill(out, width: bufferWidth, tile: Tile(x0: tile.x0, y0: y0, x1: x0, y1: y1), with: around)
+    fill(out, width: bufferWidth, tile: Tile(x0: x1, y0: y0, x1: tile.x1, y1: y1), with: around)
     if place.width == w && place.height == h {
       // 1:1, one pass: each pixel is the frame's, or the background where transparent.
       for y in y0..<y1 {
         let src = (y - place.y) * w - place.x
-        let dst = y * W
+        let dst = y * bufferWidth
         for x in x0..<x1 {
           let p = frame[src + x]
           out[dst + x] = p >> 24 != 0 ? p & 0xFF_FFFF : bg.pixel(x: x - place.x, y: y - place.y)
@@ -121,7 +129,7 @@ enum Painter {
       return
     }
     for y in y0..<y1 {
-      for x in x0..<x1 { out[y * W + x] = bg.pixel(x: x - place.x, y: y - place.y) }
+      for x in x0..<x1 { out[y * bufferWidth + x] = bg.pixel(x: x - place.x, y: y - place.y) }
     }
     // Each window pixel covers a box of the source; every source pixel counts by how
     // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one
@@ -130,7 +138,7 @@ enum Painter {
     let wy = weights(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h)
     for j in 0..<(y1 - y0) {
       let y = y0 + j
-      let dst = y * W
+      let dst = y * bufferWidth
       let rows = wy[j]
       for i in 0..<(x1 - x0) {
         let x = x0 + i
@@ -141,7 +149,10 @@ enum Painter {
           continue
         }
         // Premultiplied sums (alpha is 0 or 1 per GIF pixel), then over the background.
-        var r = 0, g = 0, b = 0, a = 0
+        var r = 0
+        var g = 0
+        var b = 0
+        var a = 0
         for (sy, wyk) in rows {
           let row = sy * w
           for (sx, wxk) in cols {
@@ -172,7 +183,8 @@ enum Painter {
     let k = Double(source) / Double(scaled)
     return (0..<count).map { i in
       let d = Double(from + i)
-      let a = d * k, b = (d + 1) * k
+      let a = d * k
+      let b = (d + 1) * k
       var parts: [(Int, Double)] = []
       var s = Int(a.rounded(.down))
       while Double(s) < b && s < source {
@@ -195,9 +207,11 @@ enum Painter {
     _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, t: Double,
     into out: UnsafeMutableBufferPointer<UInt32>
   ) {
-    let wb = UInt32(max(0, min(256, Int(t * 256)))), wa = 256 - wb
+    let wb = UInt32(max(0, min(256, Int(t * 256))))
+    let wa = 256 - wb
     for i in 0..<out.count {
-      let p = a[i], q = b[i]
+      let p = a[i]
+      let q = b[i]
       let rb = ((p & 0xFF00FF) * wa + (q & 0xFF00FF) * wb) >> 8 & 0xFF00FF
       let g = ((p & 0x00FF00) * wa + (q & 0x00FF00) * wb) >> 8 & 0x00FF00
       out[i] = rb | g

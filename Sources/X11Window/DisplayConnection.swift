@@ -29,7 +29,8 @@ final class DisplayConnection {
   init(name: String?) throws(X11Error) {
     guard let d = XOpenDisplay(name) else {
       let shown = name ?? (getenv("DISPLAY").map { String(cString: $0) } ?? "")
-      throw X11Error(message: shown.isEmpty ? "cannot open display (DISPLAY is not set)" : "cannot open display '\(shown)'")
+      throw X11Error(
+        message: shown.isEmpty ? "cannot open display (DISPLAY is not set)" : "cannot open display '\(shown)'")
     }
     display = d
     screen = XDefaultScreen(d)
@@ -40,15 +41,20 @@ final class DisplayConnection {
     // 32-bit pixels of any channel layout (depth 24, 30 or 32); masks are honoured.
     guard gv_visual_class(visual) == TrueColor, [24, 30, 32].contains(depth) else {
       XCloseDisplay(d)
-      throw X11Error(message: "unsupported visual (depth \(depth), class \(gv_visual_class(visual))); gifview needs TrueColor of depth 24, 30 or 32")
+      throw X11Error(
+        message:
+          "unsupported visual (depth \(depth), class \(gv_visual_class(visual))); gifview needs TrueColor of depth 24, 30 or 32"
+      )
     }
     masks = (v.red_mask, v.green_mask, v.blue_mask)
-    var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+    var major: Int32 = 0
+    var minor: Int32 = 0
+    var pixmaps: Int32 = 0
     hasSHM = XShmQueryExtension(d) != 0 && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
     var names = Self.atomNames.map { strdup($0) }
     var values = [Atom](repeating: 0, count: names.count)
     XInternAtoms(d, &names, Int32(names.count), 0, &values)
-    names.forEach { free($0) }
+    for n in names { free(n) }
     atoms = Dictionary(uniqueKeysWithValues: zip(Self.atomNames, values))
   }
 
@@ -81,7 +87,8 @@ final class DisplayConnection {
   var hasWindowManager: Bool {
     var type: Atom = 0
     var format: Int32 = 0
-    var count: UInt = 0, after: UInt = 0
+    var count: UInt = 0
+    var after: UInt = 0
     var data: UnsafeMutablePointer<UInt8>?
     let r = XGetWindowProperty(
       display, root, atom("_NET_SUPPORTING_WM_CHECK"), 0, 1, 0, XA_WINDOW, &type, &format, &count, &after, &data)

@@ -130,7 +130,8 @@ public final class ViewerWindow {
   private func setClassAndProtocols() {
     let d = connection.display
     let hint = XAllocClassHint()!
-    let name = strdup("gifview"), cls = strdup("Gifview")
+    let name = strdup("gifview")
+    let cls = strdup("Gifview")
     hint.pointee.res_name = name
     hint.pointee.res_class = cls
     XSetClassHint(d, window, hint)
@@ -212,7 +213,8 @@ public final class ViewerWindow {
       case Expose:
         if e.xexpose.count == 0 { events.append(.expose) }
       case ConfigureNotify:
-        let w = Int(e.xconfigure.width), h = Int(e.xconfigure.height)
+        let w = Int(e.xconfigure.width)
+        let h = Int(e.xconfigure.height)
         if w != width || h != height {
           width = w
           height = h
@@ -348,7 +350,8 @@ public final class ViewerWindow {
     let widths = item.lines.map(textWidth)
     let w = (widths.max() ?? 0) + 12
     let h = item.lines.count * lineHeight + 8
-    var x = item.x, y = item.y
+    var x = item.x
+    var y = item.y
     switch item.anchor {
     case .topLeft: break
     case .center:

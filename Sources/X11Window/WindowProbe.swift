@@ -18,7 +18,8 @@ public final class WindowProbe {
   /// Top-level windows (children of the root) whose WM_CLASS class is `cls`.
   public func windows(withClass cls: String) -> [UInt] {
     let d = connection.display
-    var rootRet: Window = 0, parent: Window = 0
+    var rootRet: Window = 0
+    var parent: Window = 0
     var children: UnsafeMutablePointer<Window>?
     var count: UInt32 = 0
     guard XQueryTree(d, connection.root, &rootRet, &parent, &children, &count) != 0, let children else { return [] }
@@ -86,16 +87,18 @@ public final class WindowProbe {
     guard atom != 0 else { return nil }
     var type: Atom = 0
     var format: Int32 = 0
-    var count: UInt = 0, after: UInt = 0
+    var count: UInt = 0
+    var after: UInt = 0
     var data: UnsafeMutablePointer<UInt8>?
     guard XGetWindowProperty(d, w, atom, 0, 1 << 20, 0, 0, &type, &format, &count, &after, &data) == Success,
       type != 0, let data
     else { return nil }
     defer { XFree(data) }
-    let typeName = XGetAtomName(d, type).map { p in
-      defer { XFree(p) }
-      return String(cString: p)
-    } ?? ""
+    let typeName =
+      XGetAtomName(d, type).map { p in
+        defer { XFree(p) }
+        return String(cString: p)
+      } ?? ""
     switch format {
     case 8: return (typeName, Array(UnsafeBufferPointer(start: data, count: Int(count))), [])
     case 32:
@@ -130,7 +133,8 @@ public final class WindowProbe {
 
   /// Every top-level window (children of the root), bottom to top in stacking order.
   public func topLevelWindows() -> [UInt] {
-    var rootRet: Window = 0, parent: Window = 0
+    var rootRet: Window = 0
+    var parent: Window = 0
     var children: UnsafeMutablePointer<Window>?
     var count: UInt32 = 0
     guard XQueryTree(connection.display, connection.root, &rootRet, &parent, &children, &count) != 0, let children

@@ -47,7 +47,8 @@ struct Headless {
         if warnings.isEmpty {
           print("\(name): ok, \(document.frames.count) frames")
         } else {
-          print("\(name): damaged, \(document.frames.count) frames: " + warnings.map(\.description).joined(separator: "; "))
+          print(
+            "\(name): damaged, \(document.frames.count) frames: " + warnings.map(\.description).joined(separator: "; "))
           failed = true
         }
       default:
@@ -108,7 +109,8 @@ struct Headless {
         }
       }
       let number = String(frame.index)
-      let name = (multiple ? "\(index)-" : "") + "frame-" + String(repeating: "0", count: digits - number.count) + number
+      let name =
+        (multiple ? "\(index)-" : "") + "frame-" + String(repeating: "0", count: digits - number.count) + number
       let path = dir + "/" + name + ".pam"
       guard writeFile(path, [header, bytes]) else {
         throw FrameWriteError(message: "cannot write \(path): \(String(cString: strerror(errno)))")

@@ -41,14 +41,20 @@ struct CorpusTests {
         total[row.kind, default: 0] += 1
         let mandatory = row.kind == "valid" || row.kind == "edge"
         guard row.frame < outcome.sha.count else {
-          if mandatory { Issue.record("\(row): have \(outcome.sha.count) frames (\(String(describing: outcome.error))), want frame \(row.frame)") }
+          if mandatory {
+            Issue.record(
+              "\(row): have \(outcome.sha.count) frames (\(String(describing: outcome.error))), want frame \(row.frame)"
+            )
+          }
           continue
         }
         let f = outcome.frames[row.frame]
         let ok = outcome.sha[row.frame] == row.sha256 && f.delayCS == row.delayCS && f.disposal == row.disposal
         if ok { matched[row.kind, default: 0] += 1 }
         if mandatory && !ok {
-          Issue.record("\(row): have sha \(outcome.sha[row.frame]) delay \(f.delayCS) disposal \(f.disposal), want \(row.sha256) \(row.delayCS) \(row.disposal)")
+          Issue.record(
+            "\(row): have sha \(outcome.sha[row.frame]) delay \(f.delayCS) disposal \(f.disposal), want \(row.sha256) \(row.delayCS) \(row.disposal)"
+          )
         }
       }
     }

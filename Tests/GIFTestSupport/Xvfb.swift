@@ -16,7 +16,8 @@ public final class Xvfb: @unchecked Sendable {
     guard let exe = Self.executable else { throw XvfbError.message("Xvfb is not installed (make test installs it)") }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: exe)
-    p.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"] + extraArguments
+    p.arguments =
+      ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"] + extraArguments
     let out = Pipe()
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice
@@ -92,7 +93,9 @@ public final class RunningProcess: @unchecked Sendable {
   private var stdoutData = Data()
   private let lock = NSLock()
 
-  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws {
+  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil)
+    throws
+  {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment

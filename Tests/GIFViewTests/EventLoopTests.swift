@@ -23,7 +23,8 @@ struct EventLoopTests {
     let before = contextSwitches(pid: pid)
     usleep(UInt32(seconds * 1_000_000))
     let after = contextSwitches(pid: pid)
-    let a = try #require(before), b = try #require(after)
+    let a = try #require(before)
+    let b = try #require(after)
     return b - a
   }
 
@@ -62,7 +63,8 @@ struct EventLoopTests {
   }
 
   @Test func noDisplayIsAOneLineError() throws {
-    let p = try RunningProcess(gifviewBinary, [temporaryFile("nodisplay.gif", twoFrames(delayCS: 5))], environment: ["DISPLAY": ":9999"])
+    let p = try RunningProcess(
+      gifviewBinary, [temporaryFile("nodisplay.gif", twoFrames(delayCS: 5))], environment: ["DISPLAY": ":9999"])
     #expect(p.wait(timeout: 5) == 1)
     #expect(p.stderr == "gifview: error: cannot open display ':9999'\n", "stderr: \(p.stderr)")
   }

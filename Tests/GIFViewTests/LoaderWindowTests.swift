@@ -39,7 +39,10 @@ struct LoaderWindowTests {
     let v = try Viewer([server.url("/slow.gif"), "--no-fade", "--paused"], on: loaderWindowTestsXvfb)
     #expect(v.size.width == 320 && v.size.height == 240, "loading window is \(v.size)")
     // The spinner: the backdrop at the corners, bright spokes in the middle, moving.
-    #expect(eventually { let p = v.pixels; return p.count == 320 * 240 && p[0] == 0x2A2B2E && p.contains { $0 > 0xA0A0A0 } })
+    #expect(
+      eventually {
+        let p = v.pixels; return p.count == 320 * 240 && p[0] == 0x2A2B2E && p.contains { $0 > 0xA0A0A0 }
+      })
     let a = v.pixels
     #expect(eventually(timeout: 1) { v.pixels != a }, "the spinner did not move")
     gate.open()

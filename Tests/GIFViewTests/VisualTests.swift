@@ -35,7 +35,8 @@ struct VisualTests {
 
   @Test func otherVisualsAreAClearError() throws {
     let xvfb = try Xvfb(width: 320, height: 240, depth: 16)
-    let p = try RunningProcess(gifviewBinary, [temporaryFile("d16.gif", still())], environment: ["DISPLAY": xvfb.display])
+    let p = try RunningProcess(
+      gifviewBinary, [temporaryFile("d16.gif", still())], environment: ["DISPLAY": xvfb.display])
     #expect(p.wait(timeout: 5) == 1)
     #expect(p.stderr.hasPrefix("gifview: error: unsupported visual (depth 16"), "stderr: \(p.stderr)")
     #expect(p.stderr.split(separator: "\n").count == 1)

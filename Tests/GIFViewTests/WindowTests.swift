@@ -67,7 +67,8 @@ struct WindowTests {
   @Test func theFrameChangesAtItsDeadline() throws {
     let path = temporaryFile("timed.gif", animation(40, 30, frames: 2, delayCS: 50))
     let v = try Viewer([path])
-    let f0 = expected(40, 30, shift: 0), f1 = expected(40, 30, shift: 1)
+    let f0 = expected(40, 30, shift: 0)
+    let f1 = expected(40, 30, shift: 1)
     #expect(v.waitForPixels(f0))
     let seen = Date()
     #expect(v.waitForPixels(f1, timeout: 3))
@@ -112,13 +113,27 @@ struct WindowTests {
     let bg: UInt32 = 0x101010
     // fit: 20×10 in 80×80 → ×4 = 80×40 at y 20.
     let fit = try Viewer([path, "--geometry", "80x80", "--background", "#101010"])
-    #expect(eventually { let p = fit.pixels; return p.count == 6400 && p[10 * 80 + 5] == bg && p[25 * 80 + 5] == rgb(palette, 0) && p[59 * 80 + 79] == rgb(palette, 3) && p[60 * 80 + 79] == bg })
+    #expect(
+      eventually {
+        let p = fit.pixels;
+        return p.count == 6400 && p[10 * 80 + 5] == bg && p[25 * 80 + 5] == rgb(palette, 0)
+          && p[59 * 80 + 79] == rgb(palette, 3) && p[60 * 80 + 79] == bg
+      })
     // fill: ×8 = 160×80 centred: x from -40; window (0,0) shows image (5,0) → quadrant 0.
     let fill = try Viewer([path, "--geometry", "80x80", "--fill", "--background", "#101010"])
-    #expect(eventually { let p = fill.pixels; return p.count == 6400 && p[0] == rgb(palette, 0) && p[79 * 80 + 79] == rgb(palette, 3) && !p.contains(bg) })
+    #expect(
+      eventually {
+        let p = fill.pixels;
+        return p.count == 6400 && p[0] == rgb(palette, 0) && p[79 * 80 + 79] == rgb(palette, 3) && !p.contains(bg)
+      })
     // actual: 20×10 at (30, 35).
     let actual = try Viewer([path, "--geometry", "80x80", "--actual", "--background", "#101010"])
-    #expect(eventually { let p = actual.pixels; return p.count == 6400 && p[35 * 80 + 30] == rgb(palette, 0) && p[44 * 80 + 49] == rgb(palette, 3) && p[34 * 80 + 30] == bg && p[35 * 80 + 29] == bg })
+    #expect(
+      eventually {
+        let p = actual.pixels;
+        return p.count == 6400 && p[35 * 80 + 30] == rgb(palette, 0) && p[44 * 80 + 49] == rgb(palette, 3)
+          && p[34 * 80 + 30] == bg && p[35 * 80 + 29] == bg
+      })
   }
 
   @Test func resizingTheWindowRescales() throws {

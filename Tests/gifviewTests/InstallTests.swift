@@ -155,7 +155,8 @@ struct InstallTests {
     #expect(FileManager.default.isExecutableFile(atPath: inst.prefix + "/bin/gifview"))
     // Each PNG has the size its directory says.
     for size in pngSizes {
-      let png = try Data(contentsOf: URL(fileURLWithPath: inst.prefix + "/share/icons/hicolor/\(size)x\(size)/apps/gifview.png"))
+      let png = try Data(
+        contentsOf: URL(fileURLWithPath: inst.prefix + "/share/icons/hicolor/\(size)x\(size)/apps/gifview.png"))
       let bytes = [UInt8](png)
       try #require(bytes.count > 24 && Array(bytes[1...3]) == [0x50, 0x4E, 0x47], "not a PNG: \(size)")
       let width = bytes[16...19].reduce(0) { $0 << 8 | Int($1) }
@@ -174,7 +175,8 @@ struct InstallTests {
     let r = try runCommand(["desktop-file-validate", desktop], environment: inst.session)
     #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "desktop-file-validate: \(r.output)")
     let text = try String(contentsOfFile: desktop, encoding: .utf8)
-    for line in ["Exec=gifview %U", "MimeType=image/gif;", "Icon=gifview", "TryExec=gifview", "StartupWMClass=Gifview"] {
+    for line in ["Exec=gifview %U", "MimeType=image/gif;", "Icon=gifview", "TryExec=gifview", "StartupWMClass=Gifview"]
+    {
       #expect(text.contains("\n\(line)\n"), "no \(line)")
     }
   }
@@ -191,7 +193,9 @@ struct InstallTests {
     let binary = inst.prefix + "/bin/gifview"
     let ldd = try runCommand(["ldd", binary], environment: ["PATH": "/usr/bin:/bin"])
     #expect(ldd.status == 0, "ldd: \(ldd.output)")
-    let toolchainLibraries = ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libTesting"]
+    let toolchainLibraries = [
+      "libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libTesting",
+    ]
     for line in ldd.stdout.split(separator: "\n") {
       #expect(!toolchainLibraries.contains { line.contains($0) }, "linked to a toolchain library: \(line)")
       #expect(!line.contains("not found"), "\(line)")
@@ -211,15 +215,22 @@ struct InstallTests {
     let groff = try runCommand(["groff", "-man", "-ww", "-z", page], environment: env)
     #expect(groff.status == 0 && groff.stderr.isEmpty, "groff: \(groff.stderr)")
     let text = man.stdout
-    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "KEYS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "SEE ALSO"] {
+    for section in [
+      "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "KEYS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES",
+      "SEE ALSO",
+    ] {
       #expect(text.contains("\n\(section)\n"), "no \(section) section")
     }
-    for word in ["DISPLAY", "XDG_CACHE_HOME", "SSL_CERT_FILE", "HOME", "~/.cache/gifview", "gifview.desktop", "gifsicle(1)", "xdg-open(1)"] {
+    for word in [
+      "DISPLAY", "XDG_CACHE_HOME", "SSL_CERT_FILE", "HOME", "~/.cache/gifview", "gifview.desktop", "gifsicle(1)",
+      "xdg-open(1)",
+    ] {
       #expect(text.contains(word), "the page does not mention \(word)")
     }
 
     // Every option the parser knows (its `case "-x", "--xyz":` rows).
-    let options = try String(contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/Options.swift"), encoding: .utf8)
+    let options = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/Options.swift"), encoding: .utf8)
     let optionNames = Set(
       options.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("case \"-") }
         .flatMap { line in line.split(separator: "\"").filter { $0.hasPrefix("-") && $0.count > 1 }.map(String.init) })
@@ -229,7 +240,8 @@ struct InstallTests {
     }
 
     // Every key of the key table, as the KEYS section spells it.
-    let commands = try String(contentsOf: repositoryRoot.appendingPathComponent("Sources/GIFView/Commands.swift"), encoding: .utf8)
+    let commands = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Sources/GIFView/Commands.swift"), encoding: .utf8)
     let named = [
       "right": "Right", "left": "Left", "home": "Home", "end": "End", "backspace": "BackSpace",
       "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape",
@@ -253,7 +265,8 @@ struct InstallTests {
       }
     }
     #expect(keys.count > 20, "could not read the key table: \(keys)")
-    let keysSection = try #require(text.components(separatedBy: "\nKEYS\n").last?.components(separatedBy: "\nMOUSE\n").first)
+    let keysSection = try #require(
+      text.components(separatedBy: "\nKEYS\n").last?.components(separatedBy: "\nMOUSE\n").first)
     let words = Set(keysSection.split(whereSeparator: \.isWhitespace).map(String.init))
     for key in keys {
       #expect(words.contains(key), "the KEYS section does not list \(key)")
@@ -393,7 +406,9 @@ extension String {
 @Suite("Launcher arguments")
 struct LauncherArgumentTests {
   @Test func percentEncodedFileURLsAndPlainPathsAreSourcesInOrder() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-launch-\(UUID().uuidString.prefix(8))/a b").path
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gifview-launch-\(UUID().uuidString.prefix(8))/a b"
+    ).path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: (dir as NSString).deletingLastPathComponent) }
     let paths = [dir + "/c d.gif", dir + "/é #1%.gif", dir + "/plain path.gif"]
