@@ -169,6 +169,23 @@ public final class WindowProbe {
   /// Common keysyms, so tests need not import Xlib.
   public static let keyQ: UInt = 0x71, keySpace: UInt = 0x20, keyPeriod: UInt = 0x2e, keyR: UInt = 0x72
   public static let keyEscape: UInt = 0xff1b, keyB: UInt = 0x62, keyI: UInt = 0x69
+  public static let keyN: UInt = 0x6e, keyP: UInt = 0x70, keyF: UInt = 0x66, keyW: UInt = 0x77, key0: UInt = 0x30
+
+  /// Sends a mouse button press at (x, y) (1 left, 4/5 wheel).
+  public func sendButton(_ w: UInt, button: UInt32, x: Int = 1, y: Int = 1) {
+    let d = connection.display
+    var e = XEvent()
+    e.xbutton.type = ButtonPress
+    e.xbutton.display = d
+    e.xbutton.window = w
+    e.xbutton.root = connection.root
+    e.xbutton.same_screen = 1
+    e.xbutton.button = button
+    e.xbutton.x = Int32(x)
+    e.xbutton.y = Int32(y)
+    XSendEvent(d, w, 1, ButtonPressMask, &e)
+    XFlush(d)
+  }
 
   /// What a window manager's close button does: WM_DELETE_WINDOW.
   public func sendDelete(_ w: UInt) {
