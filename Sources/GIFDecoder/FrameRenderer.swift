@@ -66,6 +66,17 @@ public struct GIFDocument: Sendable {
   /// Damage found while parsing (pixel-level damage is found by rendering).
   public var warnings: [GIFWarning]
 
+  /// A document from parts an incremental `GIFDecoder` handed out.
+  public init(
+    screen: ScreenInfo, frames: [FrameInfo], loopCount: Int?, comments: [String], warnings: [GIFWarning]
+  ) {
+    self.screen = screen
+    self.frames = frames
+    self.loopCount = loopCount
+    self.comments = comments
+    self.warnings = warnings
+  }
+
   public static func decode(_ bytes: [UInt8], limits: Limits = .default) throws(GIFError) -> GIFDocument {
     var decoder = GIFDecoder(bytes: bytes, limits: limits)
     var screen: ScreenInfo?
