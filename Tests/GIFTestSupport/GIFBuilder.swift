@@ -43,14 +43,7 @@ public struct GIFBuilder {
     x: Int = 0, y: Int = 0, width: Int, height: Int, indices: [UInt8], localPalette: [UInt8]? = nil,
     interlaced: Bool = false, minimumCodeSize: Int = 8, deferredClear: Bool = false, lzwData: [UInt8]? = nil
   ) {
-    var packed: UInt8 = interlaced ? 0x40 : 0
-    var table: [UInt8] = []
-    if let localPalette {
-      let (bits, padded) = Self.padPalette(localPalette)
-      packed |= 0x80 | UInt8(bits - 1)
-      table = padded
-    }
-    bytes += [0x2C] + le16(x) + le16(y) + le16(width) + le16(height) + [packed] + table
+    imageDescriptor(x: x, y: y, width: width, height: height, localPalette: localPalette, interlaced: interlaced)
     let data =
       lzwData
       ?? Self.lzw(
