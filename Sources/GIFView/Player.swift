@@ -114,15 +114,16 @@ final class Player {
       }
       fx.redraw = true
     case .failed(let text):
-      fx.error = text
-      loadFailed = true
       if timeline.frameCount > 0 {
-        // Frames that arrived complete are still shown (DESIGN §2), with a warning.
+        // Frames that arrived complete are still shown (DESIGN §2): damage that allows
+        // display is a warning, as for a cut-short local file.
         loadComplete = true
         cache?.complete()
         timeline.complete(now: now)
         fx.warnings = [text]
       } else {
+        fx.error = text
+        loadFailed = true
         phase = .failed(text)
         stop()
       }

@@ -49,6 +49,35 @@ struct LoaderWindowTests {
     #expect(v.waitForPixels(frame(0)), "first frame not shown pixel-exact after the body arrived")
   }
 
+  @Test func theFirstFrameCrossFadesInOverTheSpinner() throws {
+    let gif = twoFrameGIF()
+    let gate = ScriptedHTTPServer.Gate()
+    let server = try ScriptedHTTPServer { _, _ in
+      // The header and palette first (the window takes the size), the rest once the gate opens.
+      [
+        .send(ScriptedHTTPServer.header(200, "OK", length: gif.bytes.count) + Array(gif.bytes[0..<25])),
+        .wait(gate), .send(Array(gif.bytes[25...])),
+      ]
+    }
+    let v = try Viewer([server.url("/fade.gif"), "--paused"], on: loaderWindowTestsXvfb)
+    #expect(
+      eventually {
+        let p = v.pixels; return p.count == 64 * 48 && p[0] == 0x2A2B2E
+      }, "no spinner")
+    gate.open()
+    // Between the spinner and the frame: pixels that are neither (a blend), for ~150 ms.
+    let want = frame(0)
+    var blends = 0
+    let start = Date()
+    while Date().timeIntervalSince(start) < 2 {
+      let p = v.pixels
+      if p == want { break }
+      if p.count == want.count && p[0] != 0x2A2B2E && p[0] != want[0] { blends += 1 }
+    }
+    #expect(blends > 0, "no blended picture seen between the spinner and the first frame")
+    #expect(v.waitForPixels(want), "the fade did not end on the exact first frame")
+  }
+
   @Test func progressivePlayShowsFrame0BeforeTheBodyEndsThenGoesOn() throws {
     let gif = twoFrameGIF()
     let gate = ScriptedHTTPServer.Gate()
@@ -69,6 +98,23 @@ struct LoaderWindowTests {
     #expect(outsideCorner(v.pixels) == want0, "playback moved on without frame 1")
     gate.open()
     #expect(eventually(timeout: 3) { v.pixels == frame(1) }, "frame 1 never played after it arrived")
+  }
+
+  @Test func aBodyCutShortKeepsTheFramesThatArrivedWithAWarning() throws {
+    let gif = twoFrameGIF()
+    let server = try ScriptedHTTPServer { _, _ in
+      [.send(ScriptedHTTPServer.header(200, "OK", length: gif.bytes.count) + Array(gif.bytes[0..<gif.frame0End]))]
+    }
+    let url = server.url("/cut.gif")
+    let v = try Viewer([url, "--no-fade"], on: loaderWindowTestsXvfb)
+    #expect(v.waitForPixels(frame(0)), "frame 0 not shown after the connection closed")
+    #expect(
+      eventually {
+        v.process.stderr
+          == "gifview: warning: \(url): connection closed after \(gif.frame0End) of \(gif.bytes.count) bytes\n"
+      }, "stderr: \(v.process.stderr)")
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
   }
 
   @Test func a404ShowsTheFailureCardAndClosingExits1() throws {
