@@ -5,7 +5,7 @@ import CCurl
 #endif
 
 /// Sent with every request.
-let userAgent = "gifview/1.0.0"
+let userAgent = "gifview/\(gifviewVersion)"
 
 /// The first four bytes of every GIF.
 let gifSignature: [UInt8] = Array("GIF8".utf8)

@@ -2,6 +2,9 @@
   import Glibc
 #endif
 
+/// The version `gifview -V` prints and the User-Agent sends.
+public let gifviewVersion = "1.0.0"
+
 /// Where a GIF comes from (DESIGN §4): a path, `-` (stdin), or a URL.
 public enum Source: Sendable, Equatable, CustomStringConvertible {
   case path(String)

@@ -176,7 +176,8 @@ struct ViewSignature: Equatable {
   var height: Int
 }
 
-func writeStderrLine(_ s: String) {
+/// One line on stderr in a single write(2), so lines from several threads never interleave.
+public func writeStderrLine(_ s: String) {
   var line = s + "\n"
   line.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
 }

@@ -1,5 +1,6 @@
 import GIFDecoder
 import GIFLoader
+import GIFView
 
 #if canImport(Glibc)
   import Glibc
@@ -136,16 +137,9 @@ func writeFile(_ path: String, _ parts: [[UInt8]]) -> Bool {
 }
 
 func printError(_ source: String?, _ message: String) {
-  let line = "gifview: error: " + (source.map { "\($0): " } ?? "") + message + "\n"
-  writeStderr(line)
+  writeStderrLine("gifview: error: " + (source.map { "\($0): " } ?? "") + message)
 }
 
 func printWarning(_ source: String, _ message: String) {
-  writeStderr("gifview: warning: \(source): \(message)\n")
-}
-
-/// One write(2) per line, so lines from several threads never interleave.
-func writeStderr(_ s: String) {
-  var s = s
-  s.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
+  writeStderrLine("gifview: warning: \(source): \(message)")
 }

@@ -1,11 +1,10 @@
 import GIFDecoder
 import GIFLoader
+import GIFView
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-let version = "1.0.0"
 
 func main() -> Int32 {
   let options: Options
@@ -20,7 +19,7 @@ func main() -> Int32 {
     print(usage)
     return 0
   case .version:
-    print("gifview \(version)")
+    print("gifview \(gifviewVersion)")
     return 0
   default:
     break
@@ -39,7 +38,7 @@ func main() -> Int32 {
   }
   if arguments.isEmpty {
     guard isatty(0) == 0 else {
-      writeStderr(usage + "\n")
+      writeStderrLine(usage)
       return 2
     }
     arguments = ["-"]
