@@ -35,7 +35,7 @@ struct CommandTests {
   @Test func nAndPSwitchBetweenSources() throws {
     let a = temporaryFile("first.gif", framed(16, 8, index: 0))
     let b = temporaryFile("second.gif", framed(16, 8, index: 2))
-    let v = try Viewer([a, b])
+    let v = try Viewer([a, b], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) })
     #expect(v.probe.string(v.window, "_NET_WM_NAME") == "first.gif — gifview")
     v.key(WindowProbe.keyN)
@@ -46,9 +46,10 @@ struct CommandTests {
   }
 
   @Test func zeroShowsActualSizeAndWFitsAgain() throws {
-    let v = try Viewer([
-      temporaryFile("zoom.gif", framed(20, 10, index: 1)), "--geometry", "80x40", "--background", "#000000",
-    ])
+    let v = try Viewer(
+      [
+        temporaryFile("zoom.gif", framed(20, 10, index: 1)), "--geometry", "80x40", "--background", "#000000",
+      ], on: commandTestsXvfb)
     // fit: ×4, the border pixel (index 3) covers the window's corner.
     #expect(
       eventually {
@@ -72,7 +73,7 @@ struct CommandTests {
     b.control(transparent: 0)
     b.image(width: 16, height: 16, indices: [UInt8](repeating: 0, count: 256), minimumCodeSize: 2)
     b.trailer()
-    let v = try Viewer([temporaryFile("transparent.gif", b.bytes), "--background", "#102030"])
+    let v = try Viewer([temporaryFile("transparent.gif", b.bytes), "--background", "#102030"], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 256 && v.pixels.allSatisfy { $0 == 0x102030 } })
     v.key(WindowProbe.keyB)
     // The checker: two greys in 8-pixel squares.
@@ -85,7 +86,7 @@ struct CommandTests {
   }
 
   @Test func leftClickPausesAndResumes() throws {
-    let v = try Viewer([temporaryFile("click.gif", blinking())])
+    let v = try Viewer([temporaryFile("click.gif", blinking())], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 64 })
     v.probe.sendButton(v.window, button: 1)
     usleep(150_000)
@@ -98,7 +99,7 @@ struct CommandTests {
   }
 
   @Test func fFillsTheScreenWithoutAWindowManager() throws {
-    let v = try Viewer([temporaryFile("full.gif", framed(16, 8, index: 0))])
+    let v = try Viewer([temporaryFile("full.gif", framed(16, 8, index: 0))], on: commandTestsXvfb)
     #expect(eventually { v.size.width == 16 })
     v.key(WindowProbe.keyF)
     #expect(eventually { v.size.width == 1280 && v.size.height == 1024 }, "size \(v.size)")
@@ -107,12 +108,35 @@ struct CommandTests {
   }
 
   @Test func iShowsTheInfoOverlay() throws {
-    let v = try Viewer([temporaryFile("info.gif", framed(200, 100, index: 1))])
+    let v = try Viewer([temporaryFile("info.gif", framed(200, 100, index: 1))], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 20_000 && v.pixels[50 * 200 + 100] == rgb(palette, 1) })
     v.key(WindowProbe.keyI)
     // The overlay's dark box sits at the top left.
     #expect(eventually { v.pixels[12 * 200 + 12] == 0x18181C })
     v.key(WindowProbe.keyI)
     #expect(eventually { v.pixels[12 * 200 + 12] == rgb(palette, 1) })
+  }
+}
+
+@Suite("Grid (--grid)", .enabled(if: Xvfb.available), .serialized)
+struct GridTests {
+  @Test func everySourcePlaysInItsOwnTile() throws {
+    func solid(_ index: UInt8) -> [UInt8] {
+      var b = GIFBuilder(width: 20, height: 20, globalPalette: [255, 0, 0, 0, 0, 255])
+      b.image(width: 20, height: 20, indices: [UInt8](repeating: index, count: 400), minimumCodeSize: 2)
+      b.trailer()
+      return b.bytes
+    }
+    let a = temporaryFile("red.gif", solid(0))
+    let b = temporaryFile("blue.gif", solid(1))
+    let v = try Viewer(["--grid", "--geometry", "100x50", a, b], on: gridTestsXvfb)
+    #expect(v.probe.string(v.window, "_NET_WM_NAME") == "2 GIFs — gifview")
+    // Two tiles side by side, each image 1:1 at its tile's centre.
+    #expect(
+      eventually {
+        let p = v.pixels; return p.count == 5000 && p[25 * 100 + 24] == 0xFF0000 && p[25 * 100 + 75] == 0x0000FF
+      })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
   }
 }

@@ -7,6 +7,8 @@ import X11Window
 let windowTestsXvfb: Xvfb? = try? Xvfb()
 let eventLoopTestsXvfb: Xvfb? = try? Xvfb()
 let loaderWindowTestsXvfb: Xvfb? = try? Xvfb()
+let gridTestsXvfb: Xvfb? = try? Xvfb()
+let commandTestsXvfb: Xvfb? = try? Xvfb()
 
 /// A gifview window under test.
 final class Viewer {
