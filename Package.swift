@@ -15,7 +15,8 @@ let package = Package(
   targets: [
     // C shims: system libraries only, no logic in C.
     .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext"),
-    .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
+    // libcurl's headers at build time; the library itself is dlopen'ed on first use.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
     // Pure Swift: imports only the standard library.
     .target(name: "GIFDecoder", swiftSettings: optimizedInDebug),

@@ -24,22 +24,26 @@ struct CurlCode: RawRepresentable, Equatable, Error, CustomStringConvertible {
   static let badContentEncoding = CurlCode(CURLE_BAD_CONTENT_ENCODING)
   static let urlMalformat = CurlCode(CURLE_URL_MALFORMAT)
 
-  var description: String { String(cString: curl_easy_strerror(rawValue)) }
+  var description: String { String(cString: gv_easy_strerror(rawValue)) }
 }
 
-/// curl_global_init, once per process (Swift runs a global's initialiser exactly once).
-private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+/// libcurl loaded and curl_global_init run, once per process (Swift runs a global's
+/// initialiser exactly once); nil when ready, else why not.
+let curlUnavailable: String? = {
+  if let error = gv_curl_load() { return String(cString: error) }
+  return gv_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK ? nil : "curl_global_init failed"
+}()
 
 /// One easy handle, used on one thread (STYLE §2: typed calls over the shim's wrappers).
 final class CurlEasy {
   let handle: UnsafeMutableRawPointer  // CURL *
 
   init?() {
-    guard curlGlobalInit == CURLE_OK, let h = curl_easy_init() else { return nil }
+    guard curlUnavailable == nil, let h = gv_easy_init() else { return nil }
     handle = h
   }
 
-  deinit { curl_easy_cleanup(handle) }
+  deinit { gv_easy_cleanup(handle) }
 
   func set(_ option: CURLoption, _ value: Int) throws(CurlCode) {
     try check(gv_setopt_long(handle, option, value))
@@ -54,7 +58,7 @@ final class CurlEasy {
     try check(gv_setopt_ptr(handle, option, pointer))
   }
 
-  func perform() -> CurlCode { CurlCode(curl_easy_perform(handle)) }
+  func perform() -> CurlCode { CurlCode(gv_easy_perform(handle)) }
 
   func long(_ info: CURLINFO) -> Int? {
     var v = 0
@@ -83,19 +87,19 @@ final class CurlHeaderList {
   private(set) var list: UnsafeMutablePointer<curl_slist>?
 
   func append(_ line: String) {
-    if let l = curl_slist_append(list, line) { list = l }
+    if let l = gv_slist_append(list, line) { list = l }
   }
 
-  deinit { curl_slist_free_all(list) }
+  deinit { gv_slist_free_all(list) }
 }
 
 /// The host part of a URL, via libcurl's URL parser; the URL itself when it has none.
 func curlHost(of url: String) -> String {
-  guard let u = curl_url() else { return url }
-  defer { curl_url_cleanup(u) }
-  guard curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK else { return url }
+  guard curlUnavailable == nil, let u = gv_url() else { return url }
+  defer { gv_url_cleanup(u) }
+  guard gv_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK else { return url }
   var p: UnsafeMutablePointer<CChar>?
-  guard curl_url_get(u, CURLUPART_HOST, &p, 0) == CURLUE_OK, let p else { return url }
-  defer { curl_free(p) }
+  guard gv_url_get(u, CURLUPART_HOST, &p, 0) == CURLUE_OK, let p else { return url }
+  defer { gv_free(p) }
   return String(cString: p)
 }

@@ -102,7 +102,7 @@ final class HTTPTransfer {
   var stallSeconds: Int { max(1, Int(options.stallTimeout.rounded(.up))) }
 
   func perform() -> Outcome {
-    guard let easy = CurlEasy() else { return .failed(.network("could not start libcurl")) }
+    guard let easy = CurlEasy() else { return .failed(.network(curlUnavailable ?? "could not start libcurl")) }
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     defer { errorBuffer.deallocate() }
