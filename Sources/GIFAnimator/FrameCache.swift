@@ -91,15 +91,6 @@ public final class FrameCache: Sendable {
     state.withLock { $0.cached[index] }
   }
 
-  /// Renders `index` now on the calling thread if it is not cached (used when the
-  /// caller must not wait, e.g. headless rendering or tests).
-  public func frameRenderingIfNeeded(_ index: Int) -> [UInt32]? {
-    if let f = frame(index) { return f }
-    setHead(index)
-    runWorker()
-    return frame(index)
-  }
-
   /// The indices that should be cached: from the head on, wrapping when all frames are
   /// known, at most `capacity` of them.
   private static func wanted(_ s: State, capacity: Int) -> [Int] {

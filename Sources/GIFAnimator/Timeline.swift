@@ -44,9 +44,6 @@ public struct Timeline: Sendable {
     return deadline
   }
 
-  /// One play's length at speed 1 (known frames).
-  public var durationNS: UInt64 { delaysNS.reduce(0, +) }
-
   public mutating func append(delayNS: UInt64, now: UInt64) {
     delaysNS.append(delayNS)
     if isWaiting {
