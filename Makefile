@@ -14,7 +14,7 @@ DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev pkg-config
 DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 
-.PHONY: all build run test bench clean deps deps-bench install uninstall screenshots
+.PHONY: all build run test bench clean deps deps-bench install uninstall screenshots fuzz
 
 all: build
 
@@ -54,3 +54,8 @@ uninstall:
 # README pictures, made by gifview itself under Xvfb (Resources/screenshots/*.png).
 screenshots: deps
 	@sh .ci/screenshots.sh
+
+# libFuzzer + AddressSanitizer on the decoder (FUZZ_SECONDS, default 120); crashes land
+# in .build/fuzz/crashes.
+fuzz:
+	@sh Benchmarks/fuzz.sh
