@@ -42,6 +42,9 @@ final class TestServer: Sendable {
   static func get() throws -> TestServer { try shared.get() }
 
   private init() throws(TestServerError) {
+    // A proxy set in the environment must not see the loopback test servers.
+    setenv("no_proxy", "127.0.0.1,localhost", 1)
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1)
     var template = Array("/tmp/gifview-loader-tests.XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw TestServerError("mkdtemp failed")

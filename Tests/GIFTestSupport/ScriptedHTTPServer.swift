@@ -44,6 +44,10 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
   /// `handler` gets the request path and how many requests came before this one.
   public init(handler: @escaping @Sendable (_ path: String, _ requestNumber: Int) -> [Step]) throws {
     self.handler = handler
+    // A proxy set in the environment must not see this loopback server (the gifview
+    // processes the tests start inherit this environment).
+    setenv("no_proxy", "127.0.0.1,localhost", 1)
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var one: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
