@@ -131,15 +131,12 @@ public final class FrameCache: Sendable {
     wanted(s, capacity: capacity).first { s.cached[$0] == nil }
   }
 
-  /// Renders until every wanted frame is cached.
+  /// Renders until every wanted frame is cached (or the cache is closed).
   private func runWorker() {
     worker.withLock { w in
       while true {
-        let job = state.withLock { s -> (target: Int, frames: [FrameInfo])? in
-          guard !s.closed, let t = Self.nextTarget(s, capacity: capacity) else { return nil }
-          return (t, s.frames)
-        }
-        guard let (target, frames) = job else { return }
+        let target = state.withLock { s -> Int? in s.closed ? nil : Self.nextTarget(s, capacity: capacity) }
+        guard let target else { return }
         if target < w.nextIndex {
           // Wrapped or moved back: replay from the first frame.
           w.canvas.withUnsafeMutableBufferPointer { w.renderer.reset(canvas: $0) }
@@ -147,20 +144,29 @@ public final class FrameCache: Sendable {
         }
         while w.nextIndex <= target {
           let index = w.nextIndex
-          let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frames[index], canvas: $0) }
+          // One frame at a time under the lock: appends on the UI thread never copy the
+          // frame list, and a close or a jump of the head is seen at once.
+          let frame = state.withLock { s -> FrameInfo? in
+            s.closed || index >= s.frames.count ? nil : s.frames[index]
+          }
+          guard let frame else { return }
+          let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frame, canvas: $0) }
           w.nextIndex += 1
           let canvas = w.canvas
-          state.withLock { s in
+          let stillWanted = state.withLock { s -> Bool in
             if let warning, !s.warnings.contains(warning) { s.warnings.append(warning) }
-            let keep = Self.wanted(s, capacity: capacity)
-            guard keep.contains(index) else { return }
-            s.cached[index] = canvas
-            // Evict what is no longer wanted (behind the head).
-            if s.cached.count > capacity {
-              for k in s.cached.keys where !keep.contains(k) { s.cached[k] = nil }
+            let keep = Set(Self.wanted(s, capacity: capacity))
+            if keep.contains(index) {
+              s.cached[index] = canvas
+              // Evict what is no longer wanted (behind the head).
+              if s.cached.count > capacity {
+                for k in s.cached.keys where !keep.contains(k) { s.cached[k] = nil }
+              }
             }
+            return keep.contains(target) && !s.closed
           }
           onRendered()
+          if !stillWanted { break }  // the head moved: pick the next target afresh
         }
       }
     }

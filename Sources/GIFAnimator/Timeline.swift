@@ -79,8 +79,9 @@ public struct Timeline: Sendable {
   public mutating func advance(now: UInt64) -> Bool {
     guard let _ = nextDeadline, now >= deadline else { return false }
     let before = (current, playsDone)
-    // Far behind (a suspended machine): skip whole plays arithmetically.
-    if isComplete, current == 0 {
+    // Far behind (a suspended machine): skip whole plays arithmetically; a whole play
+    // later the same frame is due again, whichever frame this is.
+    if isComplete, now - deadline > 1_000_000_000 {
       let loopNS = delaysNS.reduce(UInt64(0)) { $0 + scaled($1) }
       if loopNS > 0, now - deadline > loopNS {
         var loops = (now - deadline) / loopNS

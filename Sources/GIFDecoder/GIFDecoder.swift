@@ -165,6 +165,9 @@ public struct GIFDecoder: Sendable {
         }
 
       case .extensionData(let label, var blocks, var size):
+        // `state` gives up its payload first, so the appends below mutate a unique
+        // buffer instead of copying the whole payload each time.
+        state = .done
         guard let block = readSubBlock() else {
           if !closed {
             state = .extensionData(label: label, blocks: blocks, size: size)
@@ -187,6 +190,7 @@ public struct GIFDecoder: Sendable {
         state = .extensionData(label: label, blocks: blocks, size: size)
 
       case .imageData(var frame):
+        state = .done  // as above: `frame.compressed` stays uniquely referenced
         // Take every complete sub-block that is there in one go.
         var finished = false
         while let block = readSubBlock() {

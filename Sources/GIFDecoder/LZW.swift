@@ -104,8 +104,11 @@ public struct LZWDecoder: Sendable {
             starts[nextCode] = UInt32(prevStart)
             lengths[nextCode] = UInt32(prevLength + 1)
             nextCode += 1
-            if nextCode == 1 << width && width < 12 { width += 1 }
           }
+          // Checked after every code, like giflib: with literal width 1 the first free
+          // code (4) already needs 3 bits after the first code; from width 2 up this is
+          // the usual "table reached 2^width" step.
+          if nextCode >= 1 << width && width < 12 { width += 1 }
           prevStart = here
           prevLength = count
           outPos += count

@@ -28,6 +28,8 @@ extension GIFView {
         text += draw(p, in: tile, out: out, width: w, now: now, step: step)
       }
     }
+    // The spinner's first paint is due and done (even if the window could not draw).
+    for p in visible where p.isSpinning(now: now) && p.spinnerShownAt == nil { p.spinnerShownAt = now }
     if let key = keepKey {
       window.present(keepingAs: key, text: text)
     } else {

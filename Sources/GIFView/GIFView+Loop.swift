@@ -42,11 +42,15 @@ extension GIFView {
   /// window never jumps.
   func presizeFromLocalHeader() {
     guard options.geometry == nil, !isGrid, case .path(let path) = player.source else { return }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // Regular files only: a pipe or FIFO (`gifview <(curl …)`) must be left to the loader
+    // alone, and must not block the UI thread.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return }
     defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return }
     var header = [UInt8](repeating: 0, count: 10)
-    guard read(fd, &header, 10) == 10, header[0..<4] == [0x47, 0x49, 0x46, 0x38] else { return }
+    guard pread(fd, &header, 10, 0) == 10, header[0..<4] == [0x47, 0x49, 0x46, 0x38] else { return }
     let w = Int(header[6]) | Int(header[7]) << 8
     let h = Int(header[8]) | Int(header[9]) << 8
     guard w > 0, h > 0, let window else { return }

@@ -114,7 +114,7 @@ public final class GIFView {
     if let error = fx.error {
       writeStderrLine("gifview: error: \(p.source.description): \(error)")
     }
-    for w in fx.warnings where w != fx.error {
+    for w in fx.warnings where w != fx.error && p.reportedWarnings.insert(w).inserted {
       writeStderrLine("gifview: warning: \(p.source.description): \(w)")
     }
     if fx.screenKnown && p === player && !isGrid { fitWindowToImage() }
@@ -143,15 +143,24 @@ public final class GIFView {
     case .toggleInfo: showInfo.toggle()
     case .toggleBackground:
       background = background == .checker ? options.solidBackground : .checker
-    case .reload: for p in visible { startLoad(p) }
+    case .reload: for p in visible where p.canReload { startLoad(p) }
     case .nextSource, .previousSource:
       guard players.count > 1, !isGrid else { return }
-      player.stop()
+      // stdin still arriving keeps loading in the background (it cannot be read again).
+      if player.canReload { player.stop() }
       let d = command == .nextSource ? 1 : players.count - 1
       active = (active + d) % players.count
       zoom = nil
       sizedForImage = false
-      startLoad(player)
+      keptView = nil
+      window?.dropKeptFrames()
+      if !(player.source == .stdin && player.isLoaded) {
+        startLoad(player)
+      } else {
+        window?.setTitle(title)
+        player.shownFrame = -1
+        fitWindowToImage()
+      }
     case .quit: quit = true
     }
     for p in visible { p.cache?.setHead(p.timeline.current) }

@@ -4,78 +4,123 @@ import Synchronization
 
 /// One load of one source: bytes from `GIFLoader` are parsed as they arrive (off the UI
 /// thread) and each frame is posted as soon as its data is complete.
+///
+/// stdin can be read only once, so a stdin load records its bytes; a reload replays them.
 final class LoadSession: Sendable {
   let generation: Int
-  private let loader: GIFLoader
+  private let loader: GIFLoader?
+  private let replay: [UInt8]?
   private let mailbox: Mailbox
-  private let decoder: Mutex<GIFDecoder>
-  private let stopped = Mutex(false)
+
+  private struct State {
+    var decoder: GIFDecoder
+    var stopped = false
+    /// `.complete` or `.failed` was posted: nothing more is fed or posted.
+    var ended = false
+    var recording: [UInt8]?
+    var recordingComplete = false
+  }
+  private let state: Mutex<State>
 
   init(source: Source, options: LoadOptions, limits: Limits, generation: Int, mailbox: Mailbox) {
     self.generation = generation
     self.mailbox = mailbox
     self.loader = GIFLoader(source: source, options: options)
-    self.decoder = Mutex(GIFDecoder(limits: limits))
+    self.replay = nil
+    self.state = Mutex(State(decoder: GIFDecoder(limits: limits), recording: source == .stdin ? [] : nil))
+  }
+
+  /// A load that plays back bytes an earlier stdin load recorded.
+  init(replaying bytes: [UInt8], limits: Limits, generation: Int, mailbox: Mailbox) {
+    self.generation = generation
+    self.mailbox = mailbox
+    self.loader = nil
+    self.replay = bytes
+    self.state = Mutex(State(decoder: GIFDecoder(limits: limits), recording: nil))
   }
 
   func start() {
-    loader.start { [self] event in self.handle(event) }
+    if let loader {
+      loader.start { [self] event in self.handle(event) }
+    } else if let replay {
+      Task.detached { [self] in
+        self.handle(.progress(received: replay.count, expected: replay.count))
+        self.handle(.data(replay))
+        self.handle(.finished)
+      }
+    }
   }
 
   func cancel() {
-    stopped.withLock { $0 = true }
-    loader.cancel()
+    state.withLock { $0.stopped = true }
+    loader?.cancel()
   }
 
-  private var isStopped: Bool { stopped.withLock { $0 } }
+  /// Everything stdin sent, once it has all arrived (nil for other sources or before).
+  var recordedInput: [UInt8]? {
+    if let replay { return replay }
+    return state.withLock { $0.recordingComplete ? $0.recording : nil }
+  }
 
   private func post(_ m: Message) { mailbox.post(m, generation: generation) }
 
   private func handle(_ event: LoadEvent) {
-    guard !isStopped else { return }
-    switch event {
-    case .progress(let received, let expected):
-      post(.progress(received: received, expected: expected))
-    case .data(let chunk):
-      let failure = decoder.withLock { d -> String? in
-        d.feed(chunk)
-        return drain(&d)
+    var messages: [Message] = []
+    var failed = false
+    state.withLock { s in
+      guard !s.stopped else { return }
+      // stdin's bytes are kept to the end, even past the trailer, for a reload.
+      if case .data(let chunk) = event, s.recording != nil { s.recording! += chunk }
+      if case .finished = event, s.recording != nil { s.recordingComplete = true }
+      guard !s.ended else { return }
+      switch event {
+      case .progress(let received, let expected):
+        messages.append(.progress(received: received, expected: expected))
+      case .data(let chunk):
+        s.decoder.feed(chunk)
+        failed = drain(&s, into: &messages)
+      case .finished:
+        s.decoder.finish()
+        _ = drain(&s, into: &messages)
+      case .failed(let error):
+        // Keep the frames that did arrive complete; then say what went wrong (the load's
+        // error, not the decoder's view of the cut-short bytes).
+        s.decoder.finish()
+        var parsed: [Message] = []
+        _ = drain(&s, into: &parsed, completing: false)
+        for m in parsed {
+          if case .failed = m { continue }
+          messages.append(m)
+        }
+        messages.append(.failed(error.description))
+        s.ended = true
       }
-      if let failure {
-        post(.failed(failure))
-        cancel()
-      }
-    case .finished:
-      let failure = decoder.withLock { d -> String? in
-        d.finish()
-        return drain(&d)
-      }
-      if let failure { post(.failed(failure)) }
-    case .failed(let error):
-      // Keep the frames that did arrive complete; then say what went wrong.
-      decoder.withLock { d in
-        d.finish()
-        _ = drain(&d, completing: false)
-      }
-      post(.failed(error.description))
     }
+    for m in messages { post(m) }
+    if failed { loader?.cancel() }
   }
 
-  /// Posts everything the decoder can hand out now; answers a fatal error's text.
-  private func drain(_ d: inout GIFDecoder, completing: Bool = true) -> String? {
+  /// Queues everything the decoder can hand out now; answers true on a fatal error.
+  private func drain(_ s: inout State, into messages: inout [Message], completing: Bool = true) -> Bool {
     do {
-      while true {
-        switch try d.next() {
-        case .needMoreData: return nil
-        case .screen(let s): post(.screen(s))
-        case .frame(let f): post(.frame(f, loopCount: d.loopCount))
+      while !s.ended {
+        switch try s.decoder.next() {
+        case .needMoreData: return false
+        case .screen(let screen): messages.append(.screen(screen))
+        case .frame(let f): messages.append(.frame(f, loopCount: s.decoder.loopCount))
         case .end:
-          if completing { post(.complete(warnings: d.warnings)) }
-          return nil
+          if completing {
+            messages.append(.complete(warnings: s.decoder.warnings))
+            s.ended = true
+          }
+          return false
         }
       }
+      return false
     } catch {
-      return error.description
+      messages.append(.failed(error.description))
+      s.ended = true
+      return true
     }
   }
 }

@@ -29,16 +29,18 @@ public struct Tile: Equatable, Sendable {
   public static func grid(count: Int, width bufferWidth: Int, height bufferHeight: Int, gap: Int = 2) -> [Tile] {
     guard count > 0 else { return [] }
     var cols = 1
-    // The column count that gives tiles closest to the window's own aspect.
+    // A near-square grid: ⌈√count⌉ columns.
     while cols * cols < count { cols += 1 }
     let rows = (count + cols - 1) / cols
     return (0..<count).map { i in
       let c = i % cols
       let r = i / cols
+      let x0 = c * bufferWidth / cols + (c > 0 ? gap / 2 : 0)
+      let y0 = r * bufferHeight / rows + (r > 0 ? gap / 2 : 0)
+      // Many sources in a small window leave tiles empty, never inverted.
       return Tile(
-        x0: c * bufferWidth / cols + (c > 0 ? gap / 2 : 0), y0: r * bufferHeight / rows + (r > 0 ? gap / 2 : 0),
-        x1: (c + 1) * bufferWidth / cols - (c < cols - 1 ? gap - gap / 2 : 0),
-        y1: (r + 1) * bufferHeight / rows - (r < rows - 1 ? gap - gap / 2 : 0))
+        x0: x0, y0: y0, x1: max(x0, (c + 1) * bufferWidth / cols - (c < cols - 1 ? gap - gap / 2 : 0)),
+        y1: max(y0, (r + 1) * bufferHeight / rows - (r < rows - 1 ? gap - gap / 2 : 0)))
     }
   }
 }

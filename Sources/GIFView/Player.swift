@@ -16,7 +16,9 @@ final class Player {
   var timeline = Timeline(plays: 1)
   private(set) var loadComplete = false
   private(set) var warnings: [String] = []
-  /// The last load failed (even if some frames arrived): the exit status will be 1.
+  /// Warnings already printed for this source (each is printed once).
+  var reportedWarnings = Set<String>()
+  /// The last load failed with nothing to show: the exit status will be 1.
   private(set) var loadFailed = false
   /// The frame index last drawn (-1: none yet).
   var shownFrame = -1
@@ -47,6 +49,16 @@ final class Player {
     var warnings: [String] = []
   }
 
+  /// stdin's bytes from a finished load: a reload plays them again (stdin reads once).
+  private var stdinBytes: [UInt8]?
+
+  /// A stdin load still reading cannot be restarted (a second reader would split the
+  /// stream); any other source can.
+  var canReload: Bool { source != .stdin || stdinBytes != nil || session == nil || session?.recordedInput != nil }
+
+  /// This player's load is running or done (not stopped).
+  var isLoaded: Bool { session != nil }
+
   func startLoad(id: Int, now: UInt64, options: GIFView.Options, budget: Int, mailbox: Mailbox) {
     stop()
     loadID = id
@@ -63,18 +75,23 @@ final class Player {
     spinnerDueAt = now + Self.spinnerGraceNS
     fadeStart = nil
     lastSpinnerStep = -1
-    let s = LoadSession(source: source, options: options.load, limits: options.limits, generation: id, mailbox: mailbox)
+    let s =
+      stdinBytes.map { LoadSession(replaying: $0, limits: options.limits, generation: id, mailbox: mailbox) }
+      ?? LoadSession(source: source, options: options.load, limits: options.limits, generation: id, mailbox: mailbox)
     session = s
     pendingBudget = budget
     s.start()
   }
 
   private var pendingBudget = 64 << 20
+  private var emptyScreen: [UInt32] = []
 
   /// Cancels the load and frees the frames.
   func stop() {
+    if source == .stdin, stdinBytes == nil { stdinBytes = session?.recordedInput }
     session?.cancel()
     session = nil
+    loadID = 0  // messages the old load already queued go nowhere
     cache?.close()
     cache = nil
   }
@@ -83,9 +100,12 @@ final class Player {
     var fx = Effects()
     switch message {
     case .progress(let received, let expected):
-      if case .loading = phase {
+      if case .loading(let before, _) = phase {
         phase = .loading(received: received, expected: expected)
-        fx.redraw = spinnerShownAt != nil
+        // Repaint only when the percentage shown changes.
+        if let expected, expected > 0, spinnerShownAt != nil {
+          fx.redraw = before * 100 / expected != received * 100 / expected
+        }
       }
     case .screen(let s):
       screen = s
@@ -131,6 +151,8 @@ final class Player {
     case .rendered:
       // Only a frame that is due and not yet on screen needs a paint.
       fx.redraw = timeline.frameCount > 0 && shownFrame != timeline.current
+      // Damage found while decoding pixels (a bad LZW code) is a warning too.
+      fx.warnings = cache?.warnings.map(\.description) ?? []
     }
     for w in fx.warnings where !warnings.contains(w) { warnings.append(w) }
     return fx
@@ -147,7 +169,10 @@ final class Player {
       redraw = true
     }
     if isSpinning(now: now) && spinnerStep != lastSpinnerStep { redraw = true }
-    if fadeStart != nil { redraw = true }
+    if let start = fadeStart {
+      if now - start >= GIFView.fadeNS { fadeStart = nil }  // over, drawn or not
+      redraw = true
+    }
     guard case .playing = phase else { return redraw }
     if timeline.advance(now: now) { redraw = true }
     cache?.setHead(timeline.current)
@@ -186,7 +211,11 @@ final class Player {
   func frameToShow() -> [UInt32]? {
     guard let cache else { return nil }
     if timeline.frameCount == 0, loadComplete, let screen {
-      return [UInt32](repeating: 0, count: screen.width * screen.height)
+      // A file with no image shows its transparent screen (made once).
+      if emptyScreen.count != screen.width * screen.height {
+        emptyScreen = [UInt32](repeating: 0, count: screen.width * screen.height)
+      }
+      return emptyScreen
     }
     if let f = cache.frame(timeline.current) {
       shownFrame = timeline.current

@@ -107,6 +107,7 @@ public final class ViewerWindow {
       XChangeProperty(d, window, connection.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace, &state, 1)
     }
     wantsFullscreen = options.fullscreen
+    isFullscreen = options.fullscreen
   }
 
   private var wantsFullscreen = false
@@ -292,7 +293,18 @@ public final class ViewerWindow {
     let d = connection.display
     let bytes = width * height * 4
     guard let surface, (keptFrames.count + 1) * bytes <= keptFramesBudgetBytes else { return present(text: text) }
-    let pixmap = XCreatePixmap(d, window, UInt32(width), UInt32(height), UInt32(connection.depth))
+    // The server may refuse the memory (BadAlloc): then the frame is simply not kept.
+    var pixmap: Pixmap = 0
+    guard
+      connection.catchingErrors({
+        pixmap = XCreatePixmap(d, window, UInt32(width), UInt32(height), UInt32(connection.depth))
+        return pixmap != 0
+      })
+    else {
+      if pixmap != 0 { XFreePixmap(d, pixmap) }
+      keptFramesBudgetBytes = keptFrames.count * bytes  // stop asking
+      return present(text: text)
+    }
     surface.present(to: pixmap, gc: gc)
     keptFrames[key] = pixmap
     showKept(pixmap, text: text)

@@ -74,7 +74,9 @@ struct Options {
       case "--paused": o.paused = true
       case "--speed":
         let s = try val()
-        guard let v = Double(s), v > 0, v <= 100 else { throw UsageError(message: "bad speed '\(s)'") }
+        guard let v = Double(s), v >= 0.05, v <= 20 else {
+          throw UsageError(message: "bad speed '\(s)' (want 0.05 to 20)")
+        }
         o.speed = v
       case "--loop":
         let s = try val()

@@ -7,6 +7,8 @@ import GIFView
 #endif
 
 func main() -> Int32 {
+  // A closed pipe (stdout to `head`, a TLS peer reset) is an error to report, not a death.
+  signal(SIGPIPE, SIG_IGN)
   let options: Options
   do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))

@@ -71,7 +71,7 @@ struct LZWTests {
 
   static let sizes = [1, 2, 3, 255, 4097, 20_000]
 
-  @Test(arguments: 2...11)
+  @Test(arguments: 1...11)
   func builderRoundTripsThroughTheDecoderForEveryMinimumCodeSize(minimumCodeSize: Int) {
     let alphabet = min(1 << minimumCodeSize, 256)
     for deferredClear in [false, true] {

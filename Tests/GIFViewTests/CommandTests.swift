@@ -140,3 +140,51 @@ struct GridTests {
     #expect(v.process.wait(timeout: 3) == 0)
   }
 }
+
+@Suite("Sources that read once", .enabled(if: Xvfb.available), .serialized)
+struct StreamSourceTests {
+  private static func solid(_ index: UInt8) -> [UInt8] {
+    var b = GIFBuilder(width: 12, height: 6, globalPalette: [255, 0, 0, 0, 0, 255])
+    b.image(width: 12, height: 6, indices: [UInt8](repeating: index, count: 72), minimumCodeSize: 2)
+    b.trailer()
+    return b.bytes
+  }
+
+  @Test func stdinIsReplayedOnReloadAndWhenComingBackToIt() throws {
+    guard let xvfb = streamTestsXvfb else { throw XvfbError.message("no Xvfb") }
+    let other = temporaryFile("other.gif", Self.solid(1))
+    let p = try RunningProcess(
+      gifviewBinary, ["--no-fade", "-", other], environment: ["DISPLAY": xvfb.display], stdin: Data(Self.solid(0)))
+    let probe = try WindowProbe(display: xvfb.display)
+    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier))
+    let red = [UInt32](repeating: 0xFF0000, count: 72)
+    #expect(eventually { probe.pixels(w)?.pixels == red })
+    probe.sendKey(w, keysym: WindowProbe.keyR)
+    usleep(200_000)
+    #expect(eventually { probe.pixels(w)?.pixels == red }, "reload lost stdin")
+    probe.sendKey(w, keysym: WindowProbe.keyN)
+    #expect(eventually { probe.pixels(w)?.pixels == [UInt32](repeating: 0x0000FF, count: 72) })
+    probe.sendKey(w, keysym: WindowProbe.keyP)
+    #expect(eventually { probe.pixels(w)?.pixels == red }, "coming back to stdin lost it")
+    probe.sendKey(w, keysym: WindowProbe.keyQ)
+    #expect(p.wait(timeout: 3) == 0, "stderr: \(p.stderr)")
+  }
+
+  @Test func aFIFOIsReadByTheLoaderAloneAndTheWindowAppearsAtOnce() throws {
+    guard let xvfb = streamTestsXvfb else { throw XvfbError.message("no Xvfb") }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-fifo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let fifo = dir.appendingPathComponent("stream.gif").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let p = try RunningProcess(gifviewBinary, ["--no-fade", fifo], environment: ["DISPLAY": xvfb.display])
+    let probe = try WindowProbe(display: xvfb.display)
+    // No writer yet: the window must still map (the UI thread does not open the FIFO).
+    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier))
+    let writer = FileHandle(forWritingAtPath: fifo)
+    writer?.write(Data(Self.solid(1)))
+    try? writer?.close()
+    #expect(eventually { probe.pixels(w)?.pixels == [UInt32](repeating: 0x0000FF, count: 72) }, "stderr: \(p.stderr)")
+    probe.sendKey(w, keysym: WindowProbe.keyQ)
+    #expect(p.wait(timeout: 3) == 0)
+  }
+}

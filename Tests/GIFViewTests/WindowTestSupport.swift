@@ -9,6 +9,7 @@ let eventLoopTestsXvfb: Xvfb? = try? Xvfb()
 let loaderWindowTestsXvfb: Xvfb? = try? Xvfb()
 let gridTestsXvfb: Xvfb? = try? Xvfb()
 let commandTestsXvfb: Xvfb? = try? Xvfb()
+let streamTestsXvfb: Xvfb? = try? Xvfb()
 
 /// A gifview window under test.
 final class Viewer {
