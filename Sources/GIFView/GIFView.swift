@@ -89,6 +89,14 @@ public final class GIFView {
       return 1
     }
     for p in visible { startLoad(p) }
+    // Sources shown later (`n`) are loaded then; a local file that cannot be opened is
+    // reported now, so the exit status and the message do not depend on visiting it.
+    for p in players where !visible.contains(where: { $0 === p }) {
+      guard case .path(let path) = p.source, access(path, R_OK) != 0 else { continue }
+      let text = String(cString: strerror(errno))
+      p.markFailed(text)
+      writeStderrLine("gifview: error: \(p.source.description): \(text)")
+    }
     eventLoop()
     for p in players { p.stop() }
     window?.close()

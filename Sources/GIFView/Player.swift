@@ -86,6 +86,13 @@ final class Player {
   private var pendingBudget = 64 << 20
   private var emptyScreen: [UInt32] = []
 
+  /// A source known to be unreadable before any load (a missing local file that `n`
+  /// has not reached yet): it counts as failed for the exit status.
+  func markFailed(_ text: String) {
+    phase = .failed(text)
+    loadFailed = true
+  }
+
   /// Cancels the load and frees the frames.
   func stop() {
     if source == .stdin, stdinBytes == nil { stdinBytes = session?.recordedInput }

@@ -8,5 +8,6 @@ func fetchWhole(_ source: Source, options: Options) throws(LoadError) -> [UInt8]
 
 /// The loader's options from the command line.
 func loadOptions(_ options: Options) -> LoadOptions {
-  LoadOptions(timeout: options.timeout, maxSize: options.maxSize, useCache: !options.noCache)
+  LoadOptions(
+    timeout: options.timeout, maxSize: options.maxSize, useCache: !options.noCache, localMaxSize: options.maxInput)
 }

@@ -62,7 +62,7 @@ struct Headless {
     return failed ? 1 : 0
   }
 
-  var limits: Limits { .default }
+  var limits: Limits { Limits(maxCanvasPixels: options.maxPixels, maxInputBytes: options.maxInput) }
 
   func info(_ name: String, _ doc: GIFDocument, _ warnings: [GIFWarning]) -> JSON {
     let exact = options.exactDelays

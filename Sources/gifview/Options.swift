@@ -18,6 +18,9 @@ struct Options {
   var noFade = false
   var timeout: Double?
   var maxSize = 256 << 20
+  /// DESIGN §2 limits: canvas pixels and input bytes (local files and stdin).
+  var maxPixels = 1 << 28
+  var maxInput = 1 << 30
   var noCache = false
   var grid = false
   var list: String?
@@ -98,6 +101,14 @@ struct Options {
         let s = try val()
         guard let v = Int(s), v > 0 else { throw UsageError(message: "bad size '\(s)'") }
         o.maxSize = v
+      case "--max-pixels":
+        let s = try val()
+        guard let v = Int(s), v > 0 else { throw UsageError(message: "bad pixel count '\(s)'") }
+        o.maxPixels = v
+      case "--max-input":
+        let s = try val()
+        guard let v = Int(s), v > 0 else { throw UsageError(message: "bad size '\(s)'") }
+        o.maxInput = v
       case "--no-cache": o.noCache = true
       case "--grid": o.grid = true
       case "--list": o.list = try val()
@@ -156,6 +167,8 @@ let usage = """
   Network:
     --timeout SECONDS whole-transfer limit
     --max-size BYTES  largest download (default 268435456)
+    --max-pixels N    largest canvas or image, in pixels (default 268435456 = 16384²)
+    --max-input BYTES largest local file or stdin (default 1073741824)
     --no-cache        do not use ~/.cache/gifview
 
     -h, --help        this text

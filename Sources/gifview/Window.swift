@@ -1,3 +1,4 @@
+import GIFDecoder
 import GIFLoader
 import GIFView
 
@@ -20,5 +21,6 @@ func runWindow(options o: Options, sources: [Source]) -> Int32 {
   v.grid = o.grid
   if let g = o.geometry, let p = parseGeometry(g) { v.geometry = p }
   v.load = loadOptions(o)
+  v.limits = Limits(maxCanvasPixels: o.maxPixels, maxInputBytes: o.maxInput)
   return GIFView(sources: sources, options: v).run()
 }

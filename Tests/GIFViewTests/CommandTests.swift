@@ -45,6 +45,14 @@ struct CommandTests {
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) }, "p did not go back")
   }
 
+  @Test func aMissingLaterSourceIsReportedAtOnceAndFailsTheExitStatus() throws {
+    let v = try Viewer(
+      [temporaryFile("shown.gif", framed(16, 8, index: 0)), "/nonexistent/later.gif"], on: commandTestsXvfb)
+    #expect(eventually { v.process.stderr == "gifview: error: /nonexistent/later.gif: No such file or directory\n" })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 1)
+  }
+
   @Test func zeroShowsActualSizeAndWFitsAgain() throws {
     let v = try Viewer(
       [

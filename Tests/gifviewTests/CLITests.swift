@@ -504,3 +504,30 @@ final class CLITests {
       "have \(line.debugDescription), want \"gifview X.Y.Z\\n\"")
   }
 }
+
+@Suite("Limit options")
+struct LimitOptionTests {
+  private func run(_ args: [String]) throws -> (Int32?, String) {
+    let p = try RunningProcess(gifviewBinary, args)
+    let status = p.wait(timeout: 10)
+    return (status, p.stderr)
+  }
+
+  @Test func maxPixelsAndMaxInputOverrideTheDefaults() throws {
+    var b = GIFBuilder(width: 20, height: 10, globalPalette: [0, 0, 0, 255, 255, 255])
+    b.image(width: 20, height: 10, indices: [UInt8](repeating: 1, count: 200), minimumCodeSize: 2)
+    b.trailer()
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-limits-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent("small.gif").path
+    FileManager.default.createFile(atPath: path, contents: Data(b.bytes))
+    #expect(try run(["--check", path]).0 == 0)
+    let pixels = try run(["--check", "--max-pixels", "199", path])
+    #expect(pixels.0 == 1)
+    #expect(pixels.1 == "gifview: error: \(path): canvas 20x10 is larger than the limit of 199 pixels\n")
+    #expect(try run(["--check", "--max-pixels", "200", path]).0 == 0)
+    let input = try run(["--check", "--max-input", "10", path])
+    #expect(input.0 == 1)
+    #expect(input.1 == "gifview: error: \(path): larger than the 10 bytes limit\n")
+  }
+}
