@@ -145,14 +145,19 @@ static void gcb_of(const GifByteType *ext, int *disposal, int *transparent) {
   *transparent = (ext[1] & 1) ? ext[4] : -1;
 }
 
-static int run_stream(state *s, source *src, uint8_t **row, size_t *row_size) {
+/* A giflib decoder over the in-memory file, from its first byte. */
+static GifFileType *open_memory(source *src) {
   int error = 0;
   src->at = 0;
   GifFileType *gif = DGifOpen(src, read_memory, &error);
-  if (gif == NULL) {
-    fprintf(stderr, "DGifOpen: %s\n", GifErrorString(error));
-    return -1;
-  }
+  if (gif == NULL) fprintf(stderr, "DGifOpen: %s\n", GifErrorString(error));
+  return gif;
+}
+
+static int run_stream(state *s, source *src, uint8_t **row, size_t *row_size) {
+  int error = 0;
+  GifFileType *gif = open_memory(src);
+  if (gif == NULL) return -1;
   start_run(s);
   uint32_t global[256], local[256];
   palette_table(global, gif->SColorMap);
@@ -219,12 +224,8 @@ static int run_stream(state *s, source *src, uint8_t **row, size_t *row_size) {
 
 static int run_slurp(state *s, source *src) {
   int error = 0;
-  src->at = 0;
-  GifFileType *gif = DGifOpen(src, read_memory, &error);
-  if (gif == NULL) {
-    fprintf(stderr, "DGifOpen: %s\n", GifErrorString(error));
-    return -1;
-  }
+  GifFileType *gif = open_memory(src);
+  if (gif == NULL) return -1;
   if (DGifSlurp(gif) != GIF_OK) {
     fprintf(stderr, "DGifSlurp: %s\n", GifErrorString(gif->Error));
     DGifCloseFile(gif, &error);

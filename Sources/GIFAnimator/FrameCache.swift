@@ -82,8 +82,12 @@ public final class FrameCache: Sendable {
 
   /// Moves the play head; frames behind it may be evicted, frames ahead get rendered.
   public func setHead(_ index: Int) {
-    state.withLock { $0.head = index }
-    kick()
+    // Called on every turn of the UI loop: only a move of the head can create work.
+    let moved = state.withLock { s -> Bool in
+      defer { s.head = index }
+      return s.head != index
+    }
+    if moved { kick() }
   }
 
   /// The composited frame, or nil if it is not rendered yet.

@@ -81,16 +81,14 @@ final class Surface {
     return img
   }
 
-  /// Sends rows `y0..<y1` (all by default) to `window` and waits until the server has
-  /// read them, so the buffer may be drawn into again at once.
-  func present(to window: Drawable, gc: GC, y0: Int = 0, y1: Int? = nil) {
+  /// Sends the whole image to `drawable` (the caller syncs before drawing into the
+  /// buffer again).
+  func present(to drawable: Drawable, gc: GC) {
     let d = display.display
-    let y1 = y1 ?? height
-    guard y1 > y0 else { return }
     if usesSHM {
-      XShmPutImage(d, window, gc, image, 0, Int32(y0), 0, Int32(y0), UInt32(width), UInt32(y1 - y0), 0)
+      XShmPutImage(d, drawable, gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height), 0)
     } else {
-      XPutImage(d, window, gc, image, 0, Int32(y0), 0, Int32(y0), UInt32(width), UInt32(y1 - y0))
+      XPutImage(d, drawable, gc, image, 0, 0, 0, 0, UInt32(width), UInt32(height))
     }
   }
 

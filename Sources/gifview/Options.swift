@@ -97,18 +97,9 @@ struct Options {
         let s = try val()
         guard let v = Double(s), v > 0 else { throw UsageError(message: "bad timeout '\(s)'") }
         o.timeout = v
-      case "--max-size":
-        let s = try val()
-        guard let v = Int(s), v > 0 else { throw UsageError(message: "bad size '\(s)'") }
-        o.maxSize = v
-      case "--max-pixels":
-        let s = try val()
-        guard let v = Int(s), v > 0 else { throw UsageError(message: "bad pixel count '\(s)'") }
-        o.maxPixels = v
-      case "--max-input":
-        let s = try val()
-        guard let v = Int(s), v > 0 else { throw UsageError(message: "bad size '\(s)'") }
-        o.maxInput = v
+      case "--max-size": o.maxSize = try positive(try val(), "size")
+      case "--max-pixels": o.maxPixels = try positive(try val(), "pixel count")
+      case "--max-input": o.maxInput = try positive(try val(), "size")
       case "--no-cache": o.noCache = true
       case "--grid": o.grid = true
       case "--list": o.list = try val()
@@ -118,6 +109,12 @@ struct Options {
     }
     return o
   }
+}
+
+/// A whole number above 0, or the usage error "bad WHAT 'TEXT'".
+private func positive(_ text: String, _ what: String) throws(Options.UsageError) -> Int {
+  guard let v = Int(text), v > 0 else { throw Options.UsageError(message: "bad \(what) '\(text)'") }
+  return v
 }
 
 /// "WxH[+X+Y]" → (w, h, x, y).
