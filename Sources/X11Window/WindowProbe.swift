@@ -4,10 +4,10 @@ import Glibc
 /// A second X client that looks at and pokes other clients' windows: for tests,
 /// `make screenshots` and measurements (the way a user or a window manager would).
 public final class WindowProbe {
-  private let connection: DisplayConnection
+  private let connection: X11Connection
 
   public init(display: String) throws(X11Error) {
-    connection = try DisplayConnection(name: display)
+    connection = try X11Connection(name: display)
     // A probed window may resize or vanish between two requests: an X error must fail
     // the one read (XGetImage answers nil), never end the testing process.
     XSetErrorHandler { _, _ in 0 }
@@ -193,9 +193,9 @@ public final class WindowProbe {
     var e = XEvent()
     e.xclient.type = ClientMessage
     e.xclient.window = w
-    e.xclient.message_type = connection.atom("WM_PROTOCOLS")
+    e.xclient.message_type = connection.atom(.wmProtocols)
     e.xclient.format = 32
-    e.xclient.data.l.0 = Int(connection.atom("WM_DELETE_WINDOW"))
+    e.xclient.data.l.0 = Int(connection.atom(.wmDeleteWindow))
     XSendEvent(d, w, 0, 0, &e)
     XFlush(d)
   }
