@@ -40,7 +40,7 @@ let package = Package(
     .testTarget(name: "GIFDecoderTests", dependencies: ["GIFDecoder", "GIFTestSupport"]),
     .testTarget(name: "GIFAnimatorTests", dependencies: ["GIFAnimator", "GIFTestSupport"]),
     .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"], exclude: ["test_server.py"]),
-    .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback", "GIFTestSupport", "SystemIO"]),
+    .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback", "GIFAnimator", "GIFTestSupport"]),
     .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport"]),
     .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window"]),
     .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),

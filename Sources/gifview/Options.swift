@@ -137,7 +137,8 @@ func parseColor(_ s: String) -> (UInt8, UInt8, UInt8)? {
   return (UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff))
 }
 
-let usage = usageHead + "\n  Keys:\n" + keyTableLines(indent: "    ").joined(separator: "\n")
+let usage =
+  usageHead + "\n  Keys:\n" + keyTableLines(indent: "    ").joined(separator: "\n")
   + "\n    Mouse: " + mouseHelp.joined(separator: ", ") + "\n\n  Exit status: 0 ok, 1 a source failed, 2 usage error."
 
 private let usageHead = """
