@@ -33,6 +33,7 @@ run: build
 
 test: deps
 	$(SWIFT) build --product gifview
+	$(SWIFT) build --product gifview-embed-example
 	$(SWIFT) test
 
 bench: deps-bench

@@ -252,6 +252,10 @@ public final class GIFPlayback {
     return changed
   }
 
+  /// `tick(now:)` at the playback's clock's time now.
+  @discardableResult
+  public func tick() -> Bool { tick(now: clock.nowNS) }
+
   /// When `tick` must run next (nil: only when `wakeUp` fires).
   public var nextDeadline: UInt64? {
     let origin = spinnerShownAt ?? spinnerDueAt

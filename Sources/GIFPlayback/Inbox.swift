@@ -30,6 +30,12 @@ public final class WakeUpSignal: Sendable {
   /// Empties the pipe; call it when poll() says the descriptor is readable.
   public func drain() { pipe.drain() }
 
+  /// Blocks until some playback has work or `timeoutNS` passes (nil: no limit), then
+  /// drains: for hosts that drive playbacks without an X loop of their own.
+  public func wait(timeoutNS: UInt64?) {
+    if pollReadable([fileDescriptor], timeoutNS: timeoutNS)[0] { drain() }
+  }
+
   func wake() { pipe.wake() }
 }
 
