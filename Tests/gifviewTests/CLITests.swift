@@ -520,7 +520,7 @@ struct LimitOptionTests {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-limits-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let path = dir.appendingPathComponent("small.gif").path
-    FileManager.default.createFile(atPath: path, contents: Data(b.bytes))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(b.bytes))
     #expect(try run(["--check", path]).0 == 0)
     let pixels = try run(["--check", "--max-pixels", "199", path])
     #expect(pixels.0 == 1)
