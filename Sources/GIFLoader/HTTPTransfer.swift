@@ -367,7 +367,8 @@ final class HTTPTransfer {
 func milliseconds(_ seconds: Double) -> Int {
   let ms = (seconds * 1000).rounded(.up)
   guard ms < Double(Int32.max) else { return Int(Int32.max) }
-  return max(1, Int(ms))
+  guard ms >= 1 else { return 1 }
+  return Int(ms)
 }
 
 func monotonicSeconds() -> Double {
