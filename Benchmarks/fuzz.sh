@@ -4,7 +4,8 @@
 #   cachemeta  the disk cache's metadata parser (Sources/GIFLoader/CacheMeta.swift)
 #   scaler     the compositor and the window painter's scaler (PAINTER)
 # Seeds: CORPUS (default ../shared/corpus, skipped when absent) and Resources/sample.gif.
-# FUZZ_SECONDS per target (default 120). Crashes land in .build/fuzz/TARGET/crashes, the
+# FUZZ_SECONDS per target (default 120); FUZZ_TIMEOUT seconds for one input (default 30:
+# a loaded machine stretches a 0.1 s input to several seconds). Crashes land in .build/fuzz/TARGET/crashes, the
 # libFuzzer log in .build/fuzz/TARGET.log (FUZZ_OUT instead of .build/fuzz); exits non-zero when a target finds one.
 set -eu
 cd "$(dirname "$0")/.."
@@ -66,7 +67,7 @@ for target in ${FUZZ_TARGETS:-decoder cachemeta scaler}; do
       ;;
   esac
   echo "fuzz: $target for ${FUZZ_SECONDS:-120} s"
-  if ! "$out/fuzz_$target" -max_total_time="${FUZZ_SECONDS:-120}" -max_len=$max_len -timeout=5 -rss_limit_mb=2048 \
+  if ! "$out/fuzz_$target" -max_total_time="${FUZZ_SECONDS:-120}" -max_len=$max_len -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$dir/crashes/" "$dir/corpus" >"$out/$target.log" 2>&1; then
     echo "fuzz: $target FAILED; see $out/$target.log and $dir/crashes" >&2
     tail -30 "$out/$target.log" >&2

@@ -30,12 +30,8 @@ final class CLITests {
 
   // MARK: Running the binary
 
-  /// `.build/debug/gifview` of this checkout (`Tests/gifviewTests/CLITests.swift` → root).
-  static let binary: URL = {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { root.deleteLastPathComponent() }
-    return root.appendingPathComponent(".build/debug/gifview")
-  }()
+  /// `.build/debug/gifview` of this checkout, or `$GIFVIEW_BIN` (the sanitizer builds').
+  static let binary = URL(fileURLWithPath: gifviewBinary)
 
   struct BinaryMissing: Error, CustomStringConvertible {
     var description: String {
