@@ -21,7 +21,8 @@ extension GIFLoaderSuite {
     @Test func displayTextEscapesEveryControlCharacterVisibly() {
       #expect(displayText("a\u{1B}]0;owned\u{07}b") == "a\\x1b]0;owned\\x07b")
       #expect(displayText("one\ntwo\r\tx\u{0}") == "one\\ntwo\\r\\tx\\x00")
-      #expect(displayText("del\u{7F} csi\u{9B} ls\u{2028} rlo\u{202E}") == "del\\x7f csi\\u{9b} ls\\u{2028} rlo\\u{202e}")
+      #expect(
+        displayText("del\u{7F} csi\u{9B} ls\u{2028} rlo\u{202E}") == "del\\x7f csi\\u{9b} ls\\u{2028} rlo\\u{202e}")
       #expect(displayText("plain ünïcödé ✓ 漢字") == "plain ünïcödé ✓ 漢字")
     }
 
@@ -46,7 +47,8 @@ extension GIFLoaderSuite {
     }
 
     @Test func contentTypeFromTheServerIsEscapedInTheError() async throws {
-      let s = try ScriptedHTTPServer { _, _ in [.send(ScriptedHTTPServer.ok(Array("hi".utf8), type: "text/\u{1B}[2J"))] }
+      let s = try ScriptedHTTPServer { _, _ in [.send(ScriptedHTTPServer.ok(Array("hi".utf8), type: "text/\u{1B}[2J"))]
+      }
       let r = await load(s.url("/x.gif"), try testOptions())
       #expect(r.errorText == "not a GIF (server sent text/\\x1b[2j)")
     }
@@ -198,7 +200,9 @@ extension GIFLoaderSuite {
     }
 
     @Test func connectionClosedInsideTheHeadersSaysSo() async throws {
-      let s = try ScriptedHTTPServer { _, _ in [.send(Array("HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nContent-Le".utf8))] }
+      let s = try ScriptedHTTPServer { _, _ in
+        [.send(Array("HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nContent-Le".utf8))]
+      }
       let r = await load(s.url("/cut.gif"), try testOptions())
       #expect(r.errorText == "connection closed before the response")
     }

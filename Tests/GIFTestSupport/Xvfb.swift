@@ -40,7 +40,10 @@ public final class Xvfb: @unchecked Sendable {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/bin/sh")
     p.arguments =
-      ["-c", Self.guardScript, exe, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"]
+      [
+        "-c", Self.guardScript, exe, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten",
+        "tcp",
+      ]
       + extraArguments
     let out = Pipe()
     let lifeline = Pipe()

@@ -121,7 +121,8 @@ extension CLITests {
     let check = try gifview(["--check", path])
     #expect(check.out == "\(dir.path)/\(shownName): ok, 2 frames\n", "have \(check.out.debugDescription)")
     let missing = try gifview(["--check", path + "\u{1B}[2J"])
-    expectOneErrorLine(missing, "gifview: error: \(dir.path)/\(shownName)\\x1b[2J: No such file or directory", status: 1)
+    expectOneErrorLine(
+      missing, "gifview: error: \(dir.path)/\(shownName)\\x1b[2J: No such file or directory", status: 1)
     let info = try gifview(["--info", path])
     #expect(!info.stdout.contains(0x1B) && !info.stdout.contains(0x07), "raw control bytes in the JSON")
     #expect(info.out.contains("\\u001b]0;owned\\u0007\\nb\\u007f\\u009b.gif"), "have \(info.out.prefix(200))")
