@@ -107,6 +107,16 @@ extension CLITests {
     #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/frame-0001.pam").path))
   }
 
+  @Test func listLinesAreBytesToo() throws {
+    let name = Array("caf".utf8) + [0xE9] + Array(".gif".utf8)
+    _ = try writeBytesNamed(name, Self.twoFrames)
+    let list = try write("list.txt", name + [10] + Array("missing.gif\r\n".utf8))
+    let r = try gifview(["--check", "--list", list])
+    #expect(r.status == 1)
+    #expect(r.out == "caf\\xe9.gif: ok, 2 frames\n", "have \(r.out.debugDescription)")
+    #expect(r.stderr == "gifview: error: missing.gif: No such file or directory\n", "have \(r.stderr.debugDescription)")
+  }
+
   @Test func missingFileThatIsNotUTF8IsReportedWithItsBytesEscaped() throws {
     let r = try gifviewBytes([Array("--check".utf8), Array("gon".utf8) + [0xE9, 0xFF] + Array(".gif".utf8)])
     expectOneErrorLine(r, "gifview: error: gon\\xe9\\xff.gif: No such file or directory", status: 1)
