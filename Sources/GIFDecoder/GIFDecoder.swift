@@ -88,7 +88,8 @@ public struct GIFDecoder: Sendable {
     while true {
       switch state {
       case .done:
-        if frameCount == 0 && !warnings.isEmpty { throw GIFError(.noImages, offset: offset) }
+        // A file with no image is damage too: nothing to show (issue 12).
+        if frameCount == 0 { throw GIFError(warnings.isEmpty ? .noImage : .noImages, offset: offset) }
         return .end
 
       case .header:

@@ -10,6 +10,8 @@ public struct GIFError: Error, Equatable, CustomStringConvertible, Sendable {
     case inputTooLarge(limit: Int)
     case frameTooLarge(width: Int, height: Int, limit: Int)
     case noImages
+    /// A well-formed file that holds no image (header, maybe extensions, trailer).
+    case noImage
   }
 
   public var kind: Kind
@@ -33,6 +35,7 @@ public struct GIFError: Error, Equatable, CustomStringConvertible, Sendable {
     case .frameTooLarge(let w, let h, let limit):
       "frame \(w)x\(h) is larger than the limit of \(limit) pixels"
     case .noImages: "damaged file with no complete image"
+    case .noImage: "no image in file"
     }
   }
 }

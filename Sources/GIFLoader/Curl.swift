@@ -23,6 +23,7 @@ struct CurlCode: RawRepresentable, Equatable, Error, CustomStringConvertible {
   static let sslCACertBadFile = CurlCode(CURLE_SSL_CACERT_BADFILE)
   static let badContentEncoding = CurlCode(CURLE_BAD_CONTENT_ENCODING)
   static let urlMalformat = CurlCode(CURLE_URL_MALFORMAT)
+  static let outOfMemory = CurlCode(CURLE_OUT_OF_MEMORY)
 
   var description: String { String(cString: gv_easy_strerror(rawValue)) }
 }

@@ -2,57 +2,7 @@
   import Glibc
 #endif
 
-/// What the cache knows of one entry; stored as `KEY.meta` beside the body `KEY.gif`.
-struct CacheMeta: Equatable {
-  var url: String
-  var etag: String?
-  var lastModified: String?
-  var size: Int
-  var checksum: UInt64
-  /// Unix seconds until which the body may be used without asking the server; 0: ask.
-  var freshUntil: Int
-
-  static let magic = "gifview-cache 1"
-
-  var encoded: [UInt8] {
-    var text =
-      "\(Self.magic)\nurl \(url)\nsize \(size)\nchecksum \(hex16(checksum))\nfresh-until \(freshUntil)\n"
-    if let etag { text += "etag \(etag)\n" }
-    if let lastModified { text += "last-modified \(lastModified)\n" }
-    return Array(text.utf8)
-  }
-
-  /// nil unless every required field is there and well-formed (a damaged file is a miss).
-  init?(parsing bytes: [UInt8]) {
-    let lines = String(decoding: bytes, as: UTF8.self).split(
-      separator: "\n", omittingEmptySubsequences: false)
-    guard lines.first == Substring(Self.magic), lines.last == "" else { return nil }
-    var fields: [Substring: Substring] = [:]
-    for line in lines.dropFirst().dropLast() {
-      guard let space = line.firstIndex(of: " ") else { return nil }
-      fields[line[..<space]] = line[line.index(after: space)...]
-    }
-    guard let url = fields["url"], let size = fields["size"].flatMap({ Int($0) }), size >= 0,
-      let sum = fields["checksum"], sum.count == 16, let checksum = UInt64(sum, radix: 16),
-      let fresh = fields["fresh-until"].flatMap({ Int($0) })
-    else { return nil }
-    self.init(
-      url: String(url), etag: fields["etag"].map(String.init),
-      lastModified: fields["last-modified"].map(String.init),
-      size: size, checksum: checksum, freshUntil: fresh)
-  }
-
-  init(
-    url: String, etag: String?, lastModified: String?, size: Int, checksum: UInt64, freshUntil: Int
-  ) {
-    self.url = url
-    self.etag = etag
-    self.lastModified = lastModified
-    self.size = size
-    self.checksum = checksum
-    self.freshUntil = freshUntil
-  }
-
+extension CacheMeta {
   var validators: Validators? {
     etag == nil && lastModified == nil ? nil : Validators(etag: etag, lastModified: lastModified)
   }
@@ -104,6 +54,8 @@ final class DiskCache {
   struct Entry {
     var meta: CacheMeta
     var body: [UInt8]
+    /// The entry's file name stem, from the whole URL (the meta's URL has no password).
+    var key: String
   }
 
   /// The entry for `url` when it is whole and intact (size, checksum, GIF8), else nil.
@@ -111,18 +63,19 @@ final class DiskCache {
     let key = Self.key(for: url)
     guard let metaBytes = readFile(metaPath(key), limit: 1 << 16),
       let meta = CacheMeta(parsing: metaBytes),
-      meta.url == url, meta.size <= maxSize,
+      meta.url == redactingPassword(url), meta.size <= maxSize,
       let body = readFile(bodyPath(key), limit: meta.size), body.count == meta.size,
       body.starts(with: gifSignature), bodyChecksum(body) == meta.checksum
     else { return nil }
-    return Entry(meta: meta, body: body)
+    return Entry(meta: meta, body: body, key: key)
   }
 
   /// Stores a complete 200 body (already known to start with GIF8), then evicts.
   func store(_ url: String, body: [UInt8], response: HTTPResponse, now: Int) {
     guard !response.noStore, body.starts(with: gifSignature) else { return }
+    // The meta never holds a password; the key (a hash of the whole URL) tells entries apart.
     let meta = CacheMeta(
-      url: url, etag: response.headers["etag"], lastModified: response.headers["last-modified"],
+      url: redactingPassword(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
       size: body.count, checksum: bodyChecksum(body), freshUntil: freshUntil(response, now: now))
     let metaBytes = meta.encoded
     // One line per field: a value with a line break (impossible from libcurl's header
@@ -145,7 +98,7 @@ final class DiskCache {
     if let etag = response.headers["etag"] { meta.etag = etag }
     if let date = response.headers["last-modified"] { meta.lastModified = date }
     meta.freshUntil = freshUntil(response, now: now)
-    let key = Self.key(for: meta.url)
+    let key = entry.key
     if meta != entry.meta,
       !((meta.etag ?? "") + (meta.lastModified ?? "")).contains(where: \.isNewline)
     {
@@ -218,9 +171,11 @@ final class DiskCache {
     }
   }
 
-  /// The whole file, or nil when it is missing, unreadable or longer than `limit`.
+  /// The whole file, or nil when it is missing, unreadable, longer than `limit` or not a
+  /// regular file. O_NONBLOCK: opening a FIFO put in the cache's place returns at once
+  /// (without it, `open` waits for a writer forever); it changes nothing for a regular file.
   private func readFile(_ path: String, limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()

@@ -89,10 +89,10 @@ public final class GIFLoader: Sendable {
   ) {
     do throws(LoadError) {
       switch source {
-      case .path, .stdin:
+      case .path, .rawPath, .stdin:
         try readLocal(source, options, emit: emit, isCancelled: isCancelled)
       case .remote(let url):
-        try loadRemote(url, options, emit: emit, isCancelled: isCancelled)
+        try loadRemote(url, name: source.description, options, emit: emit, isCancelled: isCancelled)
       }
       emit(.finished)
     } catch {
@@ -118,8 +118,9 @@ public final class GIFLoader: Sendable {
     if stopped { throw LoadError(.cancelled, source: source.description) }
   }
 
+  /// `name`: the URL as messages show it (no password, controls escaped).
   private static func loadRemote(
-    _ url: String, _ options: LoadOptions, emit: @escaping (LoadEvent) -> Void,
+    _ url: String, name: String, _ options: LoadOptions, emit: @escaping (LoadEvent) -> Void,
     isCancelled: @escaping () -> Bool
   ) throws(LoadError) {
     let cache =
@@ -128,7 +129,7 @@ public final class GIFLoader: Sendable {
     let cached = cache?.lookup(url, maxSize: options.maxSize)
     if let cache, let cached, cached.meta.freshUntil > Int(time(nil)) {
       cache.touch(DiskCache.key(for: url))
-      try deliver(cached.body, source: url, emit: emit, isCancelled: isCancelled)
+      try deliver(cached.body, source: name, emit: emit, isCancelled: isCancelled)
       return
     }
     let transfer = HTTPTransfer(
@@ -142,12 +143,12 @@ public final class GIFLoader: Sendable {
     case .notModified(let response):
       // Validators are only sent for an intact entry, so `cached` is there.
       guard let cache, let cached else {
-        throw LoadError(.http(status: 304, reason: response.reason), source: url)
+        throw LoadError(.http(status: 304, reason: response.reason), source: name)
       }
       cache.revalidated(cached, response: response, now: Int(time(nil)))
-      try deliver(cached.body, source: url, emit: emit, isCancelled: isCancelled)
+      try deliver(cached.body, source: name, emit: emit, isCancelled: isCancelled)
     case .failed(let kind):
-      throw LoadError(kind, source: url)
+      throw LoadError(kind, source: name)
     }
   }
 

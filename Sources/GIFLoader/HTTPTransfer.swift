@@ -81,6 +81,8 @@ final class HTTPTransfer {
   private var expected: Int?
   private var head: [UInt8] = []  // the first bytes, held back until GIF8 is seen
   private var verified = false
+  /// The blank line after the current response's headers arrived.
+  private var headersComplete = false
   private var keepLimit: Int  // keep a copy of the body up to this size (for the cache)
   private var kept: [UInt8]? = nil
   private var abortReason: LoadError.Kind?
@@ -99,7 +101,13 @@ final class HTTPTransfer {
     self.isCancelled = isCancelled
   }
 
-  var stallSeconds: Int { max(1, Int(options.stallTimeout.rounded(.up))) }
+  /// Whole seconds, 1 to 2^20 (NaN counts as 1): libcurl's CURLOPT_LOW_SPEED_TIME.
+  var stallSeconds: Int {
+    let seconds = options.stallTimeout.rounded(.up)
+    guard seconds >= 1 else { return 1 }
+    return Int(min(seconds, Double(1 << 20)))
+  }
+  var stallSpeedLimit: Int { max(1, options.stallSpeedLimit) }
 
   func perform() -> Outcome {
     guard let easy = CurlEasy() else { return .failed(.network(curlUnavailable ?? "could not start libcurl")) }
@@ -126,7 +134,7 @@ final class HTTPTransfer {
       try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
       if let ca = caBundle { try easy.set(CURLOPT_CAINFO, ca) }
       try easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
-      try easy.set(CURLOPT_LOW_SPEED_LIMIT, max(1, options.stallSpeedLimit))
+      try easy.set(CURLOPT_LOW_SPEED_LIMIT, stallSpeedLimit)
       try easy.set(CURLOPT_LOW_SPEED_TIME, stallSeconds)
       if let timeout = options.timeout { try easy.set(CURLOPT_TIMEOUT_MS, milliseconds(timeout)) }
       try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
@@ -166,6 +174,8 @@ final class HTTPTransfer {
     guard code == .ok else {
       return .failed(failure(code, easy: easy, errorText: errorText, elapsed: elapsed))
     }
+    // libcurl calls a connection that closes inside the headers a success.
+    if response.status != 0 && !headersComplete { return .failed(.closedBeforeResponse) }
     switch response.status {
     case 200..<300:
       guard verified else {
@@ -194,13 +204,18 @@ final class HTTPTransfer {
   private func didReceiveHeader(_ raw: UnsafeRawBufferPointer) -> Bool {
     var end = raw.count
     while end > 0 && (raw[end - 1] == 10 || raw[end - 1] == 13) { end -= 1 }
-    let line = String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<end]), as: UTF8.self)
+    let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+    let line = String(decoding: bytes, as: UTF8.self)
     if line.hasPrefix("HTTP/") {
-      let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+      // The reason phrase is the server's to choose: kept byte-exact (bytes that are not
+      // UTF-8 as \xNN), escaped when shown.
+      let parts = bytes.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
       response = HTTPResponse()
-      response.status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-      response.reason = parts.count > 2 ? parts[2].trimmingSpaces : ""
+      headersComplete = false
+      response.status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
+      response.reason = parts.count > 2 ? displayText(parts[2], keepingControls: true).trimmingSpaces : ""
     } else if line.isEmpty {
+      headersComplete = true
       guard (200..<300).contains(response.status) else { return true }
       expected = response.isIdentityEncoded ? response.contentLength : nil
       if let length = response.contentLength, response.isIdentityEncoded, length > options.maxSize {
@@ -285,11 +300,23 @@ final class HTTPTransfer {
         return .timedOut(seconds: timeout)
       }
       if errorText.hasPrefix("Operation too slow") {
-        return .timedOut(seconds: Double(stallSeconds))
+        // A server that never answered timed out; one that answers slower than the limit
+        // (a trickle that would never end) is too slow.
+        if response.status == 0 && received == 0 { return .timedOut(seconds: Double(stallSeconds)) }
+        return .tooSlow(bytesPerSecond: stallSpeedLimit, seconds: stallSeconds)
       }
       return .timedOut(seconds: options.connectTimeout)
     case .peerFailedVerification:
+      // One code for every verification failure; libcurl's text tells which (OpenSSL:
+      // "certificate has expired", "no alternative certificate subject name matches target
+      // host name …" or "… subject name '…' does not match target host name …").
+      let text = errorText.lowercased()
+      if text.contains("expired") { return .certificateExpired }
+      if text.contains("subject name") || text.contains("host name") { return .certificateNameMismatch }
       return .untrustedCertificate
+    case .outOfMemory where !headersComplete, .recvError where errorText.contains("Too large response headers"):
+      // libcurl 7.x refuses a header over 100 KiB as "out of memory", 8.x as a receive error.
+      return .headerTooLarge
     case .tooManyRedirects:
       return .tooManyRedirects
     case .unsupportedProtocol:
@@ -300,8 +327,9 @@ final class HTTPTransfer {
       }
       return .network(oneLine(errorText, code))
     case .partialFile, .recvError, .gotNothing, .sendError:
-      guard (200..<300).contains(response.status) else {
+      guard (200..<300).contains(response.status), headersComplete else {
         if response.status == 0 { return .network("connection closed without a response") }
+        if !headersComplete { return .closedBeforeResponse }
         return .network(oneLine(errorText, code))
       }
       if response.isIdentityEncoded {
@@ -333,8 +361,14 @@ final class HTTPTransfer {
   }
 }
 
-private func milliseconds(_ seconds: Double) -> Int {
-  max(1, Int((seconds * 1000).rounded(.up)))
+/// Milliseconds for a libcurl option: at least 1, at most Int32.max (24.8 days, which every
+/// C long and libcurl's timers hold); saturates instead of trapping, for any Double
+/// (infinity and NaN give the most).
+func milliseconds(_ seconds: Double) -> Int {
+  let ms = (seconds * 1000).rounded(.up)
+  guard ms < Double(Int32.max) else { return Int(Int32.max) }
+  guard ms >= 1 else { return 1 }
+  return Int(ms)
 }
 
 func monotonicSeconds() -> Double {

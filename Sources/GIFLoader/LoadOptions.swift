@@ -8,10 +8,12 @@ public struct LoadOptions: Sendable {
   public var useCache: Bool
   /// Seconds to establish a connection (DNS, TCP and TLS).
   public var connectTimeout: Double
-  /// Seconds below `stallSpeedLimit` bytes per second before the transfer counts as timed out.
-  /// libcurl counts whole seconds: fractions are rounded up, and 1 is the least.
+  /// Seconds below `stallSpeedLimit` bytes per second before the transfer ends: "timed out"
+  /// when nothing came, else "transfer too slow". libcurl counts whole seconds: fractions
+  /// are rounded up, and 1 is the least.
   public var stallTimeout: Double
-  /// Bytes per second under which the transfer is stalled (libcurl's CURLOPT_LOW_SPEED_LIMIT).
+  /// Bytes per second under which the transfer is stalled (libcurl's CURLOPT_LOW_SPEED_LIMIT;
+  /// 1 KiB/s by default, so a trickle of a few bytes a second ends too).
   public var stallSpeedLimit: Int
   /// Where cached GIFs live; nil: `$XDG_CACHE_HOME/gifview`, else `~/.cache/gifview`.
   public var cacheDirectory: String?
@@ -25,7 +27,7 @@ public struct LoadOptions: Sendable {
   public init(
     timeout: Double? = nil, maxSize: Int = 256 << 20, useCache: Bool = true,
     connectTimeout: Double = 10,
-    stallTimeout: Double = 30, stallSpeedLimit: Int = 1, cacheDirectory: String? = nil,
+    stallTimeout: Double = 30, stallSpeedLimit: Int = 1024, cacheDirectory: String? = nil,
     cacheLimit: Int = 256 << 20, caBundle: String? = nil, localMaxSize: Int = 1 << 30
   ) {
     self.timeout = timeout

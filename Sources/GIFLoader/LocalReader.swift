@@ -16,8 +16,11 @@ public enum LocalReader {
     switch source {
     case .stdin:
       fd = 0
-    case .path(let path):
-      fd = open(path, O_RDONLY | O_CLOEXEC)
+    case .path, .rawPath:
+      // The path's own bytes (NUL-terminated), whatever their encoding.
+      fd = ((source.pathBytes ?? []) + [0]).withUnsafeBufferPointer { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+      }
       guard fd >= 0 else { throw LoadError(.system(errnoText()), source: name) }
       var st = stat()
       if fstat(fd, &st) == 0 {

@@ -403,7 +403,7 @@ extension GIFPlayback.Source {
     switch storage {
     case .bytes: .memory
     case .load(.stdin): .standardInput
-    case .load(.path): .file
+    case .load(.path), .load(.rawPath): .file
     case .load(.remote): .remote
     }
   }

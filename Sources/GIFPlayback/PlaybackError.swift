@@ -40,10 +40,11 @@ public struct PlaybackError: Error, Equatable, Sendable, CustomStringConvertible
       case .system, .isDirectory, .cancelled: .unreadable
       case .emptyInput, .notAGIF: .notAGIF
       case .tooLarge: .tooLarge
-      case .timedOut: .timedOut
+      case .timedOut, .tooSlow: .timedOut
       case .truncated: .damaged
       case .unsupportedURL, .network, .http, .unresolvedHost, .connectionRefused, .untrustedCertificate,
-        .tooManyRedirects, .redirectScheme:
+        .certificateExpired, .certificateNameMismatch, .headerTooLarge, .closedBeforeResponse, .tooManyRedirects,
+        .redirectScheme:
         .network
       }
     self.init(kind, message: e.description)
@@ -54,7 +55,7 @@ public struct PlaybackError: Error, Equatable, Sendable, CustomStringConvertible
       switch e.kind {
       case .emptyInput, .notAGIF: .notAGIF
       case .canvasTooLarge, .inputTooLarge, .frameTooLarge: .tooLarge
-      case .truncatedHeader, .badScreenSize, .noImages: .damaged
+      case .truncatedHeader, .badScreenSize, .noImages, .noImage: .damaged
       }
     self.init(kind, message: e.description)
   }

@@ -11,11 +11,12 @@ struct Headless {
   let options: Options
   let fetch: (Source) throws(LoadError) -> [UInt8]
 
-  /// Runs the mode over every source; answers the exit status.
-  func run(sources: [Source]) -> Int32 {
+  /// Runs the mode over every source; answers the exit status. `position`: the source's
+  /// place among the arguments, which `--frames` names files after when `multiple`.
+  func run(sources: [(position: Int, source: Source)], multiple: Bool) -> Int32 {
     var failed = false
     var infos: [JSON] = []
-    for source in sources {
+    for (position, source) in sources {
       let name = source.description
       let document: GIFDocument
       do {
@@ -33,11 +34,10 @@ struct Headless {
       case .info:
         // Damage that still allows display is in "warnings"; the source was processed.
         let warnings = document.renderAll(format: .rgba) { _, _ in }
-        infos.append(info(name, document, warnings))
+        infos.append(info(source.name, document, warnings))
       case .frames(let dir):
         do {
-          let warnings = try writeFrames(document, to: dir, multiple: sources.count > 1, index: infos.count)
-          infos.append(.null)
+          let warnings = try writeFrames(document, to: dir, multiple: multiple, index: position)
           for w in warnings { printWarning(name, w.description) }
         } catch let error as FrameWriteError {
           printError(name, error.message)
@@ -136,10 +136,12 @@ func writeFile(_ path: String, _ parts: [[UInt8]]) -> Bool {
   return true
 }
 
+/// One line on stderr, `displayText` over all of it: whatever part came from outside (a
+/// name, a reason, an option's value), no control byte reaches the terminal raw.
 func printError(_ source: String?, _ message: String) {
-  writeStderrLine("gifview: error: " + (source.map { "\($0): " } ?? "") + message)
+  writeStderrLine(displayText("gifview: error: " + (source.map { "\($0): " } ?? "") + message))
 }
 
 func printWarning(_ source: String, _ message: String) {
-  writeStderrLine("gifview: warning: \(source): \(message)")
+  writeStderrLine(displayText("gifview: warning: \(source): \(message)"))
 }

@@ -1,3 +1,5 @@
+import GIFLoader
+
 /// A minimal JSON writer for `--info` (keys stay in the order DESIGN §4 lists them).
 enum JSON {
   case null
@@ -39,7 +41,9 @@ enum JSON {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where u.value < 0x20:
+      case _ where isControlCharacter(u):
+        // C0 must be escaped; DEL, C1 and the line and bidi controls are too, so the
+        // output never carries a terminal control (DESIGN §4, issue 12).
         let h = String(u.value, radix: 16)
         out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
       default: out.unicodeScalars.append(u)

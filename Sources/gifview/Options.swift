@@ -5,6 +5,8 @@ struct Options {
 
   var mode = Mode.window
   var sources: [String] = []
+  /// Each source argument's bytes as the process got them (a path need not be UTF-8).
+  var sourceBytes: [[UInt8]] = []
   var display: String?
   var geometry: String?
   var contentMode = ContentMode.fit
@@ -27,7 +29,11 @@ struct Options {
 
   struct UsageError: Error { var message: String }
 
-  static func parse(_ args: [String]) throws(UsageError) -> Options {
+  /// The largest `--timeout`, in seconds (one week).
+  static let maxTimeout = 7.0 * 24 * 3600
+
+  /// `raw`: the same arguments as bytes (`CommandLine.unsafeArgv`), when there; sources keep them.
+  static func parse(_ args: [String], raw: [[UInt8]]? = nil) throws(UsageError) -> Options {
     var o = Options()
     var i = 0
     var onlySources = false
@@ -49,6 +55,7 @@ struct Options {
       }
       if onlySources || arg == "-" || !arg.hasPrefix("-") {
         o.sources.append(args[i])
+        o.sourceBytes.append(raw.map { $0[i] } ?? Array(args[i].utf8))
         i += 1
         continue
       }
@@ -95,7 +102,10 @@ struct Options {
       case "--no-fade": o.noFade = true
       case "--timeout":
         let s = try val()
-        guard let v = Double(s), v > 0 else { throw UsageError(message: "bad timeout '\(s)'") }
+        // Finite and at most a week of seconds: "inf", "nan" and 1e300 are mistakes, not limits.
+        guard let v = Double(s), v > 0, v <= Self.maxTimeout else {
+          throw UsageError(message: "bad timeout '\(s)' (want seconds, above 0 and at most \(Int(Self.maxTimeout)))")
+        }
         o.timeout = v
       case "--max-size": o.maxSize = try positive(try val(), "size")
       case "--max-pixels": o.maxPixels = try positive(try val(), "pixel count")

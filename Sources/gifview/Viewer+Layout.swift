@@ -41,10 +41,12 @@ extension Viewer {
   /// For a local file the size is read from its header before the window maps, so the
   /// window never jumps.
   func presizeFromLocalHeader() {
-    guard settings.geometry == nil, !isGrid, case .path(let path)? = sources[active].loaderSource else { return }
+    guard settings.geometry == nil, !isGrid, let path = sources[active].loaderSource?.pathBytes else { return }
     // Regular files only: a pipe or FIFO (`gifview <(curl …)`) must be left to the loader
     // alone, and must not block the UI thread.
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let fd = (path + [0]).withUnsafeBufferPointer { b in
+      b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+    }
     guard fd >= 0 else { return }
     defer { close(fd) }
     var st = stat()

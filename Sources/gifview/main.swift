@@ -11,7 +11,7 @@ func main() -> Int32 {
   signal(SIGPIPE, SIG_IGN)
   let options: Options
   do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()), raw: Array(rawArguments().dropFirst()))
   } catch {
     printError(nil, error.message + " (see gifview --help)")
     return 2
@@ -27,14 +27,14 @@ func main() -> Int32 {
     break
   }
 
-  var arguments = options.sources
+  // Bytes, not Strings: a file name need not be UTF-8 (Linux paths are bytes).
+  var arguments = options.sourceBytes
   if let list = options.list {
     do {
       let text = try LocalReader.readAll(Source(argument: list), maxBytes: 16 << 20)
-      arguments += String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
-        .filter { !$0.isEmpty }
+      arguments += text.split { $0 == 10 || $0 == 13 }.map(Array.init)
     } catch {
-      printError(list, error.description)
+      printError(error.source, error.description)
       return 2
     }
   }
@@ -43,15 +43,16 @@ func main() -> Int32 {
       writeStderrLine(usage)
       return 2
     }
-    arguments = ["-"]
+    arguments = [Array("-".utf8)]
   }
-  var sources: [Source] = []
+  // Each source with its argument position (`--frames` names files after it).
+  var sources: [(position: Int, source: Source)] = []
   var bad = false
-  for argument in arguments {
+  for (position, argument) in arguments.enumerated() {
     do {
-      sources.append(try Source(argument: argument))
+      sources.append((position, try Source(argumentBytes: argument)))
     } catch {
-      printError(argument, error.description)
+      printError(error.source, error.description)
       bad = true
     }
   }
@@ -62,11 +63,19 @@ func main() -> Int32 {
     let headless = Headless(options: options) { source throws(LoadError) in
       try fetchWhole(source, options: options)
     }
-    let status = headless.run(sources: sources)
+    let status = headless.run(sources: sources, multiple: arguments.count > 1)
     return bad ? 1 : status
   default:
-    let status = runWindow(options: options, sources: sources)
+    let status = runWindow(options: options, sources: sources.map(\.source))
     return bad ? 1 : status
+  }
+}
+
+/// argv as the kernel gave it: bytes, whatever their encoding.
+func rawArguments() -> [[UInt8]] {
+  (0..<Int(CommandLine.argc)).map { i in
+    guard let p = CommandLine.unsafeArgv[i] else { return [] }
+    return Array(UnsafeBufferPointer(start: p, count: strlen(p))).map { UInt8(bitPattern: $0) }
   }
 }
 

@@ -243,12 +243,32 @@ struct DamageTests {
     }
   }
 
-  @Test func fileWithNoImageButATrailerHasNoFramesAndNoWarnings() throws {
+  /// Nothing to show is damage (issue 12): an error, not "ok, 0 frames".
+  @Test func fileWithNoImageButATrailerIsTheErrorNoImageInFile() throws {
     var gif = GIFBuilder(width: 2, height: 2, globalPalette: Self.palette)
+    gif.comment("only a comment")
     gif.trailer()
-    let rendered = try render(gif)
-    #expect(rendered.frames.isEmpty)
-    expectWarnings(rendered, [])
+    #expect(throws: GIFError(.noImage, offset: gif.count)) { try GIFDocument.decode(gif.bytes) }
+    #expect(GIFError(.noImage, offset: 0).description == "no image in file")
+    // The same from the incremental decoder, fed a byte at a time: the end is the error.
+    var decoder = GIFDecoder()
+    var rest = gif.bytes[...]
+    var thrown: GIFError?
+    loop: while true {
+      do {
+        switch try decoder.next() {
+        case .needMoreData:
+          if rest.isEmpty { decoder.finish() } else { decoder.feed(rest.prefix(1)) }
+          rest = rest.dropFirst()
+        case .end: break loop
+        default: break
+        }
+      } catch {
+        thrown = error
+        break loop
+      }
+    }
+    #expect(thrown == GIFError(.noImage, offset: gif.count))
   }
 
   @Test func errorsDescribeThemselvesForTheCommandLine() {

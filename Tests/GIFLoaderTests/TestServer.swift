@@ -17,6 +17,9 @@ final class TestServer: Sendable {
   let http: Int
   let https: Int
   let untrusted: Int
+  /// HTTPS with certificates from the test CA that fail anyway: expired; for example.com only.
+  let expired: Int
+  let wrongHost: Int
   /// The test CA that signed the `https` server's certificate (not the `untrusted` one's).
   var caFile: String { directory + "/ca.pem" }
 
@@ -84,11 +87,14 @@ final class TestServer: Sendable {
       line += more
     }
     guard let json = try? JSONSerialization.jsonObject(with: line) as? [String: Int],
-      let http = json["http"], let https = json["https"], let untrusted = json["untrusted"]
+      let http = json["http"], let https = json["https"], let untrusted = json["untrusted"],
+      let expired = json["expired"], let wrongHost = json["wronghost"]
     else { throw TestServerError("bad port line: \(String(decoding: line, as: UTF8.self))") }
     self.http = http
     self.https = https
     self.untrusted = untrusted
+    self.expired = expired
+    self.wrongHost = wrongHost
   }
 
   func url(_ path: String, tls: Bool = false) -> String {
@@ -173,11 +179,11 @@ func uniquePath(_ route: String, _ name: String = #function) -> String {
 /// Loader options for tests: the test CA, no cache unless one is given.
 func testOptions(
   cache: String? = nil, maxSize: Int = 256 << 20, timeout: Double? = nil, stall: Double = 30,
-  connectTimeout: Double = 10, cacheLimit: Int = 256 << 20
+  stallSpeed: Int = 1024, connectTimeout: Double = 10, cacheLimit: Int = 256 << 20
 ) throws -> LoadOptions {
   LoadOptions(
     timeout: timeout, maxSize: maxSize, useCache: cache != nil, connectTimeout: connectTimeout,
-    stallTimeout: stall, cacheDirectory: cache, cacheLimit: cacheLimit,
+    stallTimeout: stall, stallSpeedLimit: stallSpeed, cacheDirectory: cache, cacheLimit: cacheLimit,
     caBundle: try TestServer.get().caFile)
 }
 

@@ -5,10 +5,12 @@ usage: test_server.py WORKDIR
 
 WORKDIR must hold small.gif and big.gif (written by the tests). The server makes, in
 WORKDIR, a test CA (ca.pem) and a server certificate for 127.0.0.1 signed by it, plus a
-second CA that is never trusted and a certificate from it. It listens on three free ports
-of 127.0.0.1 (plain HTTP, HTTPS with the trusted cert, HTTPS with the untrusted cert),
-prints {"http": P1, "https": P2, "untrusted": P3} on one line of stdout, and serves until
-its stdin closes (the test process ended).
+second CA that is never trusted and a certificate from it, and two more certificates from
+the trusted CA that fail verification for other reasons: one expired yesterday, one names
+only example.com. It listens on five free ports of 127.0.0.1 (plain HTTP, HTTPS with the
+trusted cert, HTTPS with the untrusted, the expired and the wrong-host cert), prints
+{"http": P1, "https": P2, "untrusted": P3, "expired": P4, "wronghost": P5} on one line of
+stdout, and serves until its stdin closes (the test process ended).
 
 Routes (the first path segment picks the route; the rest of the path is free, so each
 test can use its own URL; counters are kept per full path):
@@ -71,17 +73,17 @@ def make_ca(name):
             "-addext", "keyUsage=critical,keyCertSign,cRLSign")
 
 
-def make_leaf(ca, name):
+def make_leaf(ca, name, san="IP:127.0.0.1,DNS:localhost", days="2"):
     ext = os.path.join(WORKDIR, name + ".ext")
     with open(ext, "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
+        f.write("subjectAltName=" + san + "\n"
                 "basicConstraints=CA:FALSE\n"
                 "keyUsage=critical,digitalSignature\n"
                 "extendedKeyUsage=serverAuth\n")
     openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=127.0.0.1")
     openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
-            "-CAcreateserial", "-out", name + ".pem", "-days", "2", "-extfile", ext)
+            "-CAcreateserial", "-out", name + ".pem", "-days", days, "-extfile", ext)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -299,10 +301,14 @@ def main():
     make_leaf("ca", "server")
     make_ca("rogue-ca")
     make_leaf("rogue-ca", "rogue")
+    make_leaf("ca", "expired", days="-1")  # notAfter a day before now
+    make_leaf("ca", "wronghost", san="DNS:example.com")
     servers = {
         "http": PlainServer(("127.0.0.1", 0), Handler),
         "https": TLSServer(("127.0.0.1", 0), Handler, tls_context("server")),
         "untrusted": TLSServer(("127.0.0.1", 0), Handler, tls_context("rogue")),
+        "expired": TLSServer(("127.0.0.1", 0), Handler, tls_context("expired")),
+        "wronghost": TLSServer(("127.0.0.1", 0), Handler, tls_context("wronghost")),
     }
     for server in servers.values():
         threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -1,9 +1,21 @@
 import Foundation
+import Synchronization
 
 /// An Xvfb server of the test's own on a free display (`-displayfd`: no races).
+///
+/// It never outlives the test process, however that ends: Xvfb runs under a small `sh`
+/// that holds the read end of a pipe whose only write end is ours, and kills Xvfb when the
+/// pipe reports end of file: on `stop()`, at exit, and when the process crashes or is
+/// killed (the kernel closes the pipe). An `atexit` handler also kills every server still
+/// running, so none is left even for a moment after a normal exit. When
+/// `GIFVIEW_XVFB_PIDFILE` is set, each server's PID is appended to it (`make test` checks
+/// that none of them is left).
 public final class Xvfb: @unchecked Sendable {
   public let display: String
+  /// The Xvfb server's own PID (its `sh` guard is `process`).
+  public let pid: Int32
   private let process: Process
+  private let lifeline: FileHandle
 
   public static var available: Bool { executable != nil }
 
@@ -11,41 +23,105 @@ public final class Xvfb: @unchecked Sendable {
     ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
+  /// The guard: starts Xvfb ($0, with "$@"), says its PID, waits for end of file on stdin,
+  /// then kills it and waits for it to go.
+  static let guardScript = """
+    "$0" "$@" </dev/null 2>/dev/null &
+    pid=$!
+    echo "pid $pid"
+    read -r _ || :
+    kill "$pid" 2>/dev/null
+    wait "$pid"
+    """
+
   /// Starts `Xvfb -displayfd 1 -screen 0 WxHxD`; throws if it does not come up in 10 s.
   public init(width: Int = 1280, height: Int = 1024, depth: Int = 24, extraArguments: [String] = []) throws {
     guard let exe = Self.executable else { throw XvfbError.message("Xvfb is not installed (make test installs it)") }
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: exe)
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
     p.arguments =
-      ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp"] + extraArguments
+      [
+        "-c", Self.guardScript, exe, "-displayfd", "1", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten",
+        "tcp",
+      ]
+      + extraArguments
     let out = Pipe()
+    let lifeline = Pipe()
     p.standardOutput = out
+    p.standardInput = lifeline
     p.standardError = FileHandle.nullDevice
     try withUnblockedSignals { try p.run() }
     process = p
+    self.lifeline = lifeline.fileHandleForWriting
+    // Our copy of the read end would keep nothing alive, but close it: only the guard reads.
+    try? lifeline.fileHandleForReading.close()
     var text = ""
+    var serverPID: Int32?
+    var number: Int?
     let deadline = Date().addingTimeInterval(10)
-    while !text.contains("\n") && Date() < deadline {
+    while number == nil && Date() < deadline {
       let chunk = out.fileHandleForReading.availableData
       if chunk.isEmpty { break }
       text += String(decoding: chunk, as: UTF8.self)
+      for line in text.split(separator: "\n") {
+        if line.hasPrefix("pid "), let n = Int32(line.dropFirst(4)) { serverPID = n }
+        if let n = Int(line) { number = n }
+      }
+      // A display number is complete only with its newline.
+      if let n = number, !text.contains("\(n)\n") { number = nil }
     }
-    guard let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      p.terminate()
+    if let serverPID { XvfbRegistry.started(serverPID) }
+    guard let number, let serverPID else {
+      try? self.lifeline.close()
+      p.waitUntilExit()
       throw XvfbError.message("Xvfb did not report a display")
     }
-    display = ":\(n)"
+    pid = serverPID
+    display = ":\(number)"
   }
 
-  /// Kills the server (for tests of a lost connection).
+  /// Kills the server and waits until it is gone (also for tests of a lost connection).
   public func stop() {
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
+    try? lifeline.close()
+    if process.isRunning { process.waitUntilExit() }
+    XvfbRegistry.stopped(pid)
   }
 
   deinit { stop() }
+}
+
+/// Every Xvfb the tests started and have not stopped, for the `atexit` handler.
+enum XvfbRegistry {
+  private struct State {
+    var running: Set<Int32> = []
+    var installed = false
+  }
+  private static let state = Mutex(State())
+
+  static func started(_ pid: Int32) {
+    state.withLock { s in
+      s.running.insert(pid)
+      if !s.installed {
+        s.installed = true
+        atexit { XvfbRegistry.killAll() }
+      }
+    }
+    if let file = ProcessInfo.processInfo.environment["GIFVIEW_XVFB_PIDFILE"], !file.isEmpty {
+      let fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+      if fd >= 0 {
+        let line = Array("\(pid)\n".utf8)
+        _ = write(fd, line, line.count)
+        close(fd)
+      }
+    }
+  }
+
+  static func stopped(_ pid: Int32) { _ = state.withLock { $0.running.remove(pid) } }
+
+  /// SIGTERM to each server still running (static ones are never deinitialised).
+  static func killAll() {
+    for pid in state.withLock({ $0.running }) { kill(pid, SIGTERM) }
+  }
 }
 
 /// Voluntary context switches of a process's main thread so far (its wake-ups).

@@ -4,7 +4,8 @@ import Testing
 import X11Window
 
 /// The library example (DESIGN §7), built by `make test` beside gifview.
-private let embedExampleBinary = repositoryRoot.appendingPathComponent(".build/debug/gifview-embed-example").path
+private let embedExampleBinary = URL(fileURLWithPath: gifviewBinary).deletingLastPathComponent()
+  .appendingPathComponent("gifview-embed-example").path
 
 /// A w×h GIF of one colour (palette index 0 = `rgb`), two frames so it animates.
 private func solid(_ w: Int, _ h: Int, _ rgb: [UInt8]) -> [UInt8] {

@@ -30,12 +30,8 @@ final class CLITests {
 
   // MARK: Running the binary
 
-  /// `.build/debug/gifview` of this checkout (`Tests/gifviewTests/CLITests.swift` → root).
-  static let binary: URL = {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { root.deleteLastPathComponent() }
-    return root.appendingPathComponent(".build/debug/gifview")
-  }()
+  /// `.build/debug/gifview` of this checkout, or `$GIFVIEW_BIN` (the sanitizer builds').
+  static let binary = URL(fileURLWithPath: gifviewBinary)
 
   struct BinaryMissing: Error, CustomStringConvertible {
     var description: String {
@@ -520,7 +516,7 @@ struct LimitOptionTests {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-limits-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let path = dir.appendingPathComponent("small.gif").path
-    FileManager.default.createFile(atPath: path, contents: Data(b.bytes))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(b.bytes))
     #expect(try run(["--check", path]).0 == 0)
     let pixels = try run(["--check", "--max-pixels", "199", path])
     #expect(pixels.0 == 1)
