@@ -120,6 +120,10 @@ final class Viewer {
     case .failed(let error):
       failed[i] = true
       writeStderrLine("gifview: error: \(sources[i].description): \(error.message)")
+      // A window sized for a tiny image is too small for the card: make it readable.
+      if !isGrid, settings.geometry == nil, !settings.fullscreen, top.width < 320 || top.height < 240 {
+        top.resize(width: max(top.width, 320), height: max(top.height, 240))
+      }
     case .playing: failed[i] = false
     case .loading: break
     }
