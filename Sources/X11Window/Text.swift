@@ -39,7 +39,7 @@ public struct TextItem: Sendable {
 /// The core X font text is drawn with, loaded when text is first drawn: the ISO 10646
 /// font costs milliseconds of start-up that the first frame should not wait for.
 final class TextFont {
-  private unowned let connection: X11Connection
+  private let connection: X11Connection
   private var loaded: UnsafeMutablePointer<XFontStruct>?
   private var tried = false
 
