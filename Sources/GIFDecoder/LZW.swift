@@ -196,11 +196,12 @@ public struct LZWDecoder: Sendable {
       var chunkOffset = lengthMinus1 & ~7
       var c = code
       assert(outPtr - out + chunkOffset + 8 <= limit + slack)
-      UnsafeMutableRawPointer(outPtr).storeBytes(of: t[2 &* c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
+      let dst = UnsafeMutableRawPointer(outPtr)
+      dst.storeBytes(of: t[2 &* c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
       while chunkOffset > 0 {
         chunkOffset &-= 8
         c = Int(truncatingIfNeeded: t[2 &* c &+ 1]) & 0xFFFF
-        UnsafeMutableRawPointer(outPtr).storeBytes(of: t[2 &* c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
+        dst.storeBytes(of: t[2 &* c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
       }
       outPtr += lengthMinus1 &+ 1
       previous = code
