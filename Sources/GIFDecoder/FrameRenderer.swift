@@ -116,7 +116,37 @@ public struct GIFDocument: Sendable {
   public func renderAll(
     format: PixelFormat, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>) throws -> Void
   ) rethrows -> [GIFWarning] {
-    var renderer = FrameRenderer(screen: screen, format: format)
+    try render(FrameRenderer(screen: screen, format: format), body)
+  }
+
+  /// The part of the screen any image draws on (clipped to it): every pixel outside it
+  /// stays transparent in every frame. Empty when no image shows.
+  public var touchedArea: Rect {
+    var area: Rect?
+    for frame in frames {
+      let r = frame.rect.clipped(width: screen.width, height: screen.height)
+      guard !r.isEmpty else { continue }
+      area = area.map {
+        Rect(x0: min($0.x0, r.x0), y0: min($0.y0, r.y0), x1: max($0.x1, r.x1), y1: max($0.y1, r.y1))
+      } ?? r
+    }
+    return area ?? Rect(x0: 0, y0: 0, x1: 0, y1: 0)
+  }
+
+  /// `renderAll` on a canvas of `touchedArea` only, so memory follows what the images
+  /// cover, not the screen: `body` gets that area's pixels row by row (none if empty).
+  @discardableResult
+  public func renderTouched(
+    format: PixelFormat, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>, Rect) throws -> Void
+  ) rethrows -> [GIFWarning] {
+    let area = touchedArea
+    return try render(FrameRenderer(screen: screen, format: format, area: area)) { try body($0, $1, area) }
+  }
+
+  private func render(
+    _ renderer: FrameRenderer, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>) throws -> Void
+  ) rethrows -> [GIFWarning] {
+    var renderer = renderer
     var canvas = [UInt32](repeating: 0, count: renderer.pixelCount)
     var found = warnings
     for frame in frames {
