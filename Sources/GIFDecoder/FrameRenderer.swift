@@ -126,9 +126,10 @@ public struct GIFDocument: Sendable {
     for frame in frames {
       let r = frame.rect.clipped(width: screen.width, height: screen.height)
       guard !r.isEmpty else { continue }
-      area = area.map {
-        Rect(x0: min($0.x0, r.x0), y0: min($0.y0, r.y0), x1: max($0.x1, r.x1), y1: max($0.y1, r.y1))
-      } ?? r
+      area =
+        area.map {
+          Rect(x0: min($0.x0, r.x0), y0: min($0.y0, r.y0), x1: max($0.x1, r.x1), y1: max($0.y1, r.y1))
+        } ?? r
     }
     return area ?? Rect(x0: 0, y0: 0, x1: 0, y1: 0)
   }

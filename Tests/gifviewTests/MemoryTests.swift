@@ -30,7 +30,7 @@ final class MemoryTests {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for p in argv { free(p) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
     #expect(spawned == 0)
