@@ -35,7 +35,9 @@ public struct LZWDecoder: Sendable {
   private var inPos = 0
   private var width: UInt64 = 0
   private var nextCode = 0
-  private var previous = -1  // -1: no previous code since the last clear
+  /// After a clear both are the end code: the first code's entry lands in the end
+  /// code's slot, never read, and the next free slot is end + 1 as it should be.
+  private var previous = 0
   private var finished: Status?
 
   public init() {}
@@ -58,8 +60,8 @@ public struct LZWDecoder: Sendable {
     bitCount = 0
     inPos = 0
     width = UInt64(minimumCodeSize + 1)
-    nextCode = clear + 2
-    previous = -1
+    nextCode = clear + 1
+    previous = clear + 1
     finished = nil
   }
 
@@ -127,23 +129,22 @@ public struct LZWDecoder: Sendable {
         bits: bits, bitCount: bitCount, input: inPtr, width: width, nextCode: nextCode, previous: previous)
     }
     while outPtr < outLimit {
-      if bitCount < width {
-        if inEnd - inPtr >= 8 {
-          // Whole bytes up to 56–63 bits; the bits loaded above `bitCount` are the
-          // next bytes' own, so OR-ing them in again at the next refill is harmless.
-          bits |= UInt64(littleEndian: UnsafeRawPointer(inPtr).loadUnaligned(as: UInt64.self)) &<< bitCount
-          inPtr += Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
-          bitCount |= 56
-        } else {
-          while bitCount < width && inPtr < inEnd {
-            bits |= UInt64(inPtr.pointee) &<< bitCount
-            inPtr += 1
-            bitCount &+= 8
-          }
-          if bitCount < width {
-            status = .notEnoughData
-            break
-          }
+      if inEnd - inPtr >= 8 {
+        // Every code, without a branch on the bit count: whole bytes up to 56–63 bits.
+        // The bits loaded above `bitCount` are the next bytes' own, so OR-ing them in
+        // again at the next refill is harmless.
+        bits |= UInt64(littleEndian: UnsafeRawPointer(inPtr).loadUnaligned(as: UInt64.self)) &<< bitCount
+        inPtr += Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
+        bitCount |= 56
+      } else if bitCount < width {
+        while bitCount < width && inPtr < inEnd {
+          bits |= UInt64(inPtr.pointee) &<< bitCount
+          inPtr += 1
+          bitCount &+= 8
+        }
+        if bitCount < width {
+          status = .notEnoughData
+          break
         }
       }
       let code = Int(truncatingIfNeeded: bits) & ((1 &<< width) &- 1)
@@ -156,8 +157,8 @@ public struct LZWDecoder: Sendable {
           break
         }
         width = firstWidth
-        nextCode = clear &+ 2
-        previous = -1
+        nextCode = clear &+ 1
+        previous = clear &+ 1
         continue
       }
       // The byte a new entry appends: the first of this code's string, or for a code
@@ -165,16 +166,15 @@ public struct LZWDecoder: Sendable {
       let appended: UInt64
       if code < nextCode {
         appended = (t[2 &* code &+ 1] &>> 32) & 0xFF
-      } else if code == nextCode && previous >= 0 {
+      } else if code == nextCode {
         appended = (t[2 &* previous &+ 1] &>> 32) & 0xFF
       } else {
         status = .badCode
         break
       }
-      // Both non-negative: a previous code since the last clear, and room in the table.
-      if previous | (4095 &- nextCode) >= 0 {
+      if nextCode < 4096 {
         let info = t[2 &* previous &+ 1]
-        let lengthMinus1 = ((info &>> 16) & 0xFFFF) &+ 1
+        let lengthMinus1 = ((info &>> 16) &+ 1) & 0xFFF
         let shift = (lengthMinus1 & 7) &* 8
         // A full last chunk starts a new one whose prefix is the previous code; else the
         // byte joins the previous chunk. All ones in `joins` for the second case.
@@ -184,11 +184,10 @@ public struct LZWDecoder: Sendable {
         t[2 &* nextCode] = chunk
         t[2 &* nextCode &+ 1] = prefix | lengthMinus1 &<< 16 | info & 0xFF_0000_0000
         nextCode &+= 1
+        // Like giflib, one more bit once the table reaches 2^width; with literal width 1
+        // the first free code (4) already needs 3 bits after the first code.
+        if width < 12 { width &+= UInt64(truncatingIfNeeded: nextCode &>> width) & 1 }
       }
-      // Checked after every code, like giflib: with literal width 1 the first free
-      // code (4) already needs 3 bits after the first code; from width 2 up this is
-      // the usual "table reached 2^width" step.
-      if nextCode >= 1 &<< width && width < 12 { width &+= 1 }
 
       // Back to front: the last chunk (its store may run up to 7 bytes past the
       // string, into slack or the next string's place), then whole chunks.
