@@ -22,9 +22,14 @@ public struct LZWDecoder: Sendable {
   /// indices) plus the overrun of its last 8-byte store.
   public static let slack = 4096 + 8
 
+  /// Marks the clear and end codes' entries, so that one test of an entry already
+  /// loaded finds both. New entries copy it only from the end code's (see `previous`).
+  private static let controlCode: UInt64 = 1 << 63
+
   /// Two words per code. `[2c]`: the string's last chunk, little-endian, 1–8 bytes,
   /// zero above them. `[2c+1]`: bits 0..<16 the code spelling the string before that
-  /// chunk, 16..<32 the length − 1, 32..<40 the first byte. Fixed size (STYLE 1.3).
+  /// chunk, 16..<32 the length − 1, 32..<40 the first byte, and `controlCode` for the
+  /// clear and end codes. Fixed size (STYLE 1.3).
   private var table = [UInt64](repeating: 0, count: 2 * 4096)
   /// The literal width whose literal entries `table` holds (0: none yet).
   private var literalWidth = 0
@@ -55,6 +60,8 @@ public struct LZWDecoder: Sendable {
         table[2 * code] = byte
         table[2 * code + 1] = byte << 32
       }
+      table[2 * clear + 1] = Self.controlCode
+      table[2 * (clear + 1) + 1] = Self.controlCode
     }
     bits = 0
     bitCount = 0
@@ -115,6 +122,7 @@ public struct LZWDecoder: Sendable {
   ) -> (produced: Int, status: Status?) {
     let clear = 1 &<< literalWidth
     let firstWidth = UInt64(truncatingIfNeeded: literalWidth &+ 1)
+    let controlCode = Self.controlCode
     var bits = registers.bits
     var bitCount = registers.bitCount
     var inPtr = registers.input
@@ -151,25 +159,27 @@ public struct LZWDecoder: Sendable {
       bits &>>= width
       bitCount &-= width
 
-      if UInt(bitPattern: code &- clear) < 2 {
-        if code != clear {
-          status = .complete  // the end code
-          break
-        }
-        width = firstWidth
-        nextCode = clear &+ 1
-        previous = clear &+ 1
-        continue
-      }
       // The byte a new entry appends: the first of this code's string, or for a code
       // not yet in the table (KwKwK) the previous string's own first byte.
       let appended: UInt64
       if code < nextCode {
-        appended = (t[2 &* code &+ 1] &>> 32) & 0xFF
-      } else if code == nextCode {
+        let info = t[2 &* code &+ 1]
+        if info & controlCode != 0 {
+          if code != clear {
+            status = .complete  // the end code
+            break
+          }
+          width = firstWidth
+          nextCode = clear &+ 1
+          previous = clear &+ 1
+          continue
+        }
+        appended = (info &>> 32) & 0xFF
+      } else if code == nextCode && code != clear &+ 1 {
         appended = (t[2 &* previous &+ 1] &>> 32) & 0xFF
       } else {
-        status = .badCode
+        // Above the next free slot, or the end code right after a clear.
+        status = code == clear &+ 1 ? .complete : .badCode
         break
       }
       if nextCode < 4096 {
@@ -182,7 +192,7 @@ public struct LZWDecoder: Sendable {
         let chunk = t[2 &* previous] & joins | appended &<< shift
         let prefix = UInt64(truncatingIfNeeded: previous) & ~joins | info & 0xFFFF & joins
         t[2 &* nextCode] = chunk
-        t[2 &* nextCode &+ 1] = prefix | lengthMinus1 &<< 16 | info & 0xFF_0000_0000
+        t[2 &* nextCode &+ 1] = prefix | lengthMinus1 &<< 16 | info & (0xFF_0000_0000 | controlCode)
         nextCode &+= 1
         // Like giflib, one more bit once the table reaches 2^width; with literal width 1
         // the first free code (4) already needs 3 bits after the first code.
