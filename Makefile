@@ -2,7 +2,7 @@
 #   make          release build (.build/release/gifview)
 #   make run      show the bundled sample
 #   make test     install what is missing, then the whole test suite (starts its own Xvfb)
-#   make bench    decode benchmark against giflib, same run, interleaved
+#   make bench    decode benchmark against Wuffs (../shared/bench/wuffs) and giflib, same run, interleaved
 #   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured; make uninstall (same PREFIX)
 
 SWIFT      ?= swift
