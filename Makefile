@@ -4,7 +4,7 @@
 #   make test     install what is missing, then the whole test suite (starts its own Xvfb),
 #                 a check that no Xvfb it started is left, and a 20 s smoke of each fuzz target
 #   make test-sanitize  the suite under AddressSanitizer, the concurrency parts under ThreadSanitizer
-#   make bench    decode benchmark against giflib, same run, interleaved
+#   make bench    decode benchmark against Wuffs (../shared/bench/wuffs) and giflib, same run, interleaved
 #   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured; make uninstall (same PREFIX)
 
 SWIFT      ?= swift

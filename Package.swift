@@ -24,7 +24,7 @@ let package = Package(
     // Timeline and frame cache: imports only GIFDecoder (and Synchronization for the cache lock).
     .target(name: "GIFAnimator", dependencies: ["GIFDecoder"]),
     // Bytes from paths, stdin, file:// and http(s):// URLs; no X11.
-    .target(name: "GIFLoader", dependencies: ["CCurl"]),
+    .target(name: "GIFLoader", dependencies: ["CCurl", "SystemIO"]),
     // One source played: load + decode + timeline + cache + phase; no X.
     .target(name: "GIFPlayback", dependencies: ["GIFDecoder", "GIFAnimator", "GIFLoader", "SystemIO"]),
     // The only module that sees Xlib.

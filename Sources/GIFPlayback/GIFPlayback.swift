@@ -1,6 +1,7 @@
 import GIFAnimator
 import GIFDecoder
 import GIFLoader
+import SystemIO
 
 /// One source played: its load, decoder, timeline, frame cache and phase, with no X.
 ///
@@ -349,7 +350,7 @@ public final class GIFPlayback {
       let gen = generation
       let inbox = inbox
       cache = FrameCache(
-        screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes,
+        screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes, spawn: spawnWorker,
         onRendered: { inbox.post(.rendered, generation: gen) })
       return true
     case .frame(let f, let loopCount):
@@ -395,6 +396,12 @@ public final class GIFPlayback {
     fadeProgress = nil
     phase = .failed(error)
   }
+}
+
+/// Background work on a thread of its own (the cooperative pool only if the system
+/// refuses one): frames must be rendered ahead however busy the host keeps the pool.
+@Sendable func spawnWorker(_ body: @escaping @Sendable () -> Void) {
+  if !spawnDetachedThread(body) { Task.detached(priority: .userInitiated) { body() } }
 }
 
 extension GIFPlayback.Source {
