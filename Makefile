@@ -12,7 +12,7 @@ PREFIX     ?= /usr/local
 SAMPLE     := Resources/sample.gif
 # Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools; file: how
 # xdg-open tells a GIF without a desktop), bench (giflib).
-DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev pkg-config
+DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libxft-dev pkg-config
 DEB_TEST   := xvfb x11-xkb-utils openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 

@@ -16,6 +16,8 @@ let package = Package(
     .systemLibrary(name: "CPosix", path: "Sources/CPosix"),
     // libcurl's headers at build time; the library itself is dlopen'ed on first use.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // libXft, dlopen'ed when text is first drawn.
+    .target(name: "CXft", linkerSettings: [.linkedLibrary("dl")]),
 
     // Pure Swift: imports only the standard library.
     .target(name: "GIFDecoder"),
@@ -28,7 +30,7 @@ let package = Package(
     // One source played: load + decode + timeline + cache + phase; no X.
     .target(name: "GIFPlayback", dependencies: ["GIFDecoder", "GIFAnimator", "GIFLoader", "SystemIO"]),
     // The only module that sees Xlib.
-    .target(name: "X11Window", dependencies: ["CX11", "SystemIO"]),
+    .target(name: "X11Window", dependencies: ["CX11", "CXft", "SystemIO"]),
     // The component: draws a GIFPlayback into a rectangle of a host's window.
     .target(name: "GIFView", dependencies: ["GIFPlayback", "X11Window", "SystemIO"]),
     .executableTarget(

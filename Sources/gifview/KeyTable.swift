@@ -74,7 +74,9 @@ let keyBindings: [KeyBinding] = [
 ]
 
 /// The mouse rows, for the same texts.
-let mouseHelp = ["left click: play/pause", "drag: pan (zoomed)", "wheel: zoom at the pointer"]
+let mouseHelp: [(action: String, help: String)] = [
+  ("left click", "play/pause"), ("drag", "pan (zoomed)"), ("wheel", "zoom at the pointer"),
+]
 
 func command(for key: Key, modifiers: KeyModifiers) -> Command? {
   keyBindings.first { $0.matches(key, modifiers) }?.command

@@ -188,7 +188,7 @@ final class Viewer {
       if showInfo && !isGrid && v.playback.phase == .playing { overlay.append(TextItem(infoLines(v), x: 8, y: 8)) }
       if showHelp && v === views.first {
         let (w, h) = isGrid ? (top.width, top.height) : (v.frame.width, v.frame.height)
-        overlay.append(TextItem(helpLines, x: w / 2, y: h / 2, anchor: .center))
+        overlay.append(TextItem(helpLines(height: h), x: w / 2, y: h / 2, anchor: .center))
       }
       if overlay.map(\.lines) != v.overlay.map(\.lines) { v.overlay = overlay }
     }
@@ -266,8 +266,17 @@ final class Viewer {
     for v in views { v.setNeedsDisplay() }
   }
 
-  private var helpLines: [String] {
-    ["Keys"] + keyTableLines() + [""] + mouseHelp + ["", "? closes this"]
+  /// The key table as a card: key and action in columns, in two blocks side by side
+  /// when one would not fit `height` (17 px a line).
+  private func helpLines(height: Int) -> [String] {
+    let keys: [String] = keyBindings.map { "\($0.label)\t\($0.help)" }
+    let rows: [String] = keys + mouseHelp.map { "\($0.action)\t\($0.help)" }
+    let fits = max(4, (height - 24) / 17 - 1)
+    guard rows.count > fits else { return rows + ["", "? closes this"] }
+    let half = (rows.count + 1) / 2
+    var lines: [String] = []
+    for i in 0..<half { lines.append(i + half < rows.count ? rows[i] + "\t" + rows[i + half] : rows[i]) }
+    return lines + ["? closes this"]
   }
 
   private func zoom(_ f: (Double) -> Double) {
