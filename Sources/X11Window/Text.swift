@@ -61,13 +61,19 @@ final class TextFont {
     self.connection = connection
   }
 
-  deinit {
-    guard !connection.isLost else { return }
-    let d = connection.display
-    if let xftDraw { gv_xft_draw_destroy(xftDraw.draw) }
-    for f in fallbacks { gv_xft_font_close(d, f) }
-    if let xft { gv_xft_font_close(d, xft) }
-    if let core { XFreeFont(d, core) }
+  deinit { close() }
+
+  /// Frees the fonts while the connection is still open; idempotent.
+  func close() {
+    if connection.isUsable {
+      let d = connection.display
+      if let xftDraw { gv_xft_draw_destroy(xftDraw.draw) }
+      for f in fallbacks { gv_xft_font_close(d, f) }
+      if let xft { gv_xft_font_close(d, xft) }
+      if let core { XFreeFont(d, core) }
+    }
+    (xftDraw, xft, core, fallbacks) = (nil, nil, nil, [])
+    tried = true
   }
 
   private func load() {

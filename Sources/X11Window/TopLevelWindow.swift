@@ -182,6 +182,6 @@ public final class TopLevelWindow {
   public func close() {
     guard !closed else { return }
     closed = true
-    if !connection.isLost { XDestroyWindow(connection.display, id.rawValue) }
+    if connection.isUsable { XDestroyWindow(connection.display, id.rawValue) }
   }
 }

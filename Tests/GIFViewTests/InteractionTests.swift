@@ -63,17 +63,25 @@ struct InteractionTests {
   }
 
   @Test func theWheelZoomsKeepingTheImagePointUnderThePointer() throws {
-    let v = try viewer()
-    #expect(v.waitForPixels(crop(x0: 16, y0: 8)))
-    // The pointer at window (8, 4) is over image (24, 12); after ×1.25 it still is.
-    let before = colour(x: 24, y: 12)
-    #expect(v.probe.pixel(v.window, x: 8, y: 4) == before)
-    v.probe.sendButton(v.window, button: 4, x: 8, y: 4)
-    #expect(eventually { v.probe.pixel(v.window, x: 9, y: 4) != colour(x: 25, y: 12) }, "no zoom happened")
-    #expect(v.probe.pixel(v.window, x: 8, y: 4) == before)
-    v.probe.sendButton(v.window, button: 4, x: 8, y: 4)
-    v.probe.sendButton(v.window, button: 4, x: 8, y: 4)
-    #expect(eventually { v.probe.pixel(v.window, x: 8, y: 4) == before })
+    // 8×8 blocks of one colour each (zooming blends only at block edges): block (bx, by)
+    // has index bx + 8·by.
+    var b = GIFBuilder(width: 64, height: 32, globalPalette: rainbow)
+    b.image(
+      width: 64, height: 32, indices: (0..<(64 * 32)).map { (i: Int) -> UInt8 in UInt8(i % 64 / 8 + 8 * (i / 64 / 8)) })
+    b.trailer()
+    let v = try Viewer(
+      [temporaryFile("blocks.gif", b.bytes), "--geometry", "32x16", "--actual"], on: interactionTestsXvfb)
+    // 1:1 centred: window (12, 4) is over image (28, 12), the middle of block (3, 1).
+    let block = rgb(rainbow, 3 + 8)
+    #expect(eventually { v.probe.pixel(v.window, x: 12, y: 4) == block })
+    let corner = v.probe.pixel(v.window, x: 31, y: 15)  // image (47, 23): block (5, 2)
+    for _ in 0..<3 { v.probe.sendButton(v.window, button: 4, x: 12, y: 4) }
+    // ×1.95: the corner shows block (4, 2) now; the pointer's point stays put.
+    #expect(eventually { v.probe.pixel(v.window, x: 31, y: 15) == rgb(rainbow, 4 + 16) }, "no zoom happened")
+    #expect(corner == rgb(rainbow, 5 + 16))
+    for (dx, dy) in [(0, 0), (-3, -3), (3, 3), (-3, 3), (3, -3)] {
+      #expect(v.probe.pixel(v.window, x: 12 + dx, y: 4 + dy) == block, "(\(12 + dx), \(4 + dy)) left block (3, 1)")
+    }
   }
 
   @Test func lettersWorkWithCapsLockOn() throws {
