@@ -53,11 +53,11 @@ TSAN_TESTS := GIFLoaderTests|FrameCacheTests|EventLoopTests|LoaderWindowTests
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	@rm -f $(XVFB_PIDS)
-	GIFVIEW_BIN='$(CURDIR)/.build/asan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' \
+	GIFVIEW_BIN='$(CURDIR)/.build/asan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' GIFVIEW_TIME_SCALE=4 \
 	  LSAN_OPTIONS='suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0' \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	GIFVIEW_BIN='$(CURDIR)/.build/tsan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' \
+	GIFVIEW_BIN='$(CURDIR)/.build/tsan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' GIFVIEW_TIME_SCALE=4 \
 	  TSAN_OPTIONS='suppressions=$(CURDIR)/.ci/tsan.supp:halt_on_error=1' \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 	@sh .ci/check-xvfb-left $(XVFB_PIDS)

@@ -165,9 +165,14 @@ public final class RunningProcess: @unchecked Sendable {
   public let process = Process()
   private let errPipe = Pipe()
   private let outPipe = Pipe()
-  private var stderrData = Data()
-  private var stdoutData = Data()
-  private let lock = NSLock()
+  private let captured = Captured()
+
+  /// What the child wrote so far; filled by one reader thread per pipe.
+  private final class Captured: @unchecked Sendable {
+    let lock = NSLock()
+    var stderr = Data()
+    var stdout = Data()
+  }
 
   public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil)
     throws
@@ -189,18 +194,27 @@ public final class RunningProcess: @unchecked Sendable {
       process.standardInput = FileHandle.nullDevice
       try withUnblockedSignals { try process.run() }
     }
-    errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-      let d = h.availableData
-      self?.lock.withLock { self?.stderrData.append(d) }
-    }
-    outPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-      let d = h.availableData
-      self?.lock.withLock { self?.stdoutData.append(d) }
+    // Reader threads rather than `readabilityHandler`: Foundation's handler leaks a weak
+    // reference per handle, which AddressSanitizer reports with all it keeps alive.
+    let captured = captured
+    Self.drain(errPipe.fileHandleForReading) { d in captured.lock.withLock { captured.stderr.append(d) } }
+    Self.drain(outPipe.fileHandleForReading) { d in captured.lock.withLock { captured.stdout.append(d) } }
+  }
+
+  /// Reads `handle` on a thread of its own until end of file (the child and every copy of
+  /// the pipe's write end are gone).
+  private static func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
+    Thread.detachNewThread {
+      while true {
+        let d = handle.availableData
+        if d.isEmpty { return }
+        append(d)
+      }
     }
   }
 
-  public var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
-  public var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+  public var stderr: String { captured.lock.withLock { String(decoding: captured.stderr, as: UTF8.self) } }
+  public var stdout: String { captured.lock.withLock { String(decoding: captured.stdout, as: UTF8.self) } }
 
   /// The exit status, or nil if it is still running after `timeout` seconds.
   public func wait(timeout: Double = 5) -> Int32? {
@@ -213,8 +227,6 @@ public final class RunningProcess: @unchecked Sendable {
 
   deinit {
     if process.isRunning { process.terminate() }
-    errPipe.fileHandleForReading.readabilityHandler = nil
-    outPipe.fileHandleForReading.readabilityHandler = nil
   }
 }
 
