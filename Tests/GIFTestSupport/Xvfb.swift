@@ -83,7 +83,7 @@ public final class Xvfb: @unchecked Sendable {
   /// Kills the server and waits until it is gone (also for tests of a lost connection).
   public func stop() {
     try? lifeline.close()
-    if process.isRunning { process.waitUntilExit() }
+    process.waitUntilExit()
     XvfbRegistry.stopped(pid)
   }
 
@@ -221,13 +221,26 @@ public final class RunningProcess: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(5_000) }
     if process.isRunning { return nil }
+    process.waitUntilExit()  // returns at once; see `reap()`
     usleep(20_000)  // let the pipes drain
     return process.terminationStatus
   }
 
-  deinit {
-    if process.isRunning { process.terminate() }
+  /// Foundation's Process keeps itself alive (a cycle through its run-loop source) until
+  /// `waitUntilExit()` has seen it end; without that call every Process leaks, with its
+  /// pipes and environment. So the child is ended (SIGTERM, then SIGKILL after 2 s) and
+  /// waited for.
+  private func reap() {
+    if process.isRunning {
+      process.terminate()
+      let deadline = Date().addingTimeInterval(2)
+      while process.isRunning && Date() < deadline { usleep(5_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
   }
+
+  deinit { reap() }
 }
 
 /// Polls `condition` every 10 ms for up to `timeout` seconds.
