@@ -1,41 +1,46 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The decoder and the test helpers that hash whole canvases are built optimised even in
-// debug builds, so the conformance suite runs in seconds and times the code that ships.
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
   name: "gifview",
   products: [
     .library(name: "GIFDecoder", targets: ["GIFDecoder"]),
-    .library(name: "GIFView", targets: ["GIFView"]),
+    // The component: GIFPlayback (no X) and GIFView (draws one into a host's window).
+    .library(name: "GIFView", targets: ["GIFView", "GIFPlayback", "X11Window", "GIFAnimator"]),
     .executable(name: "gifview", targets: ["gifview"]),
+    .executable(name: "gifview-embed-example", targets: ["gifview-embed-example"]),
   ],
   targets: [
     // C shims: system libraries only, no logic in C.
     .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext"),
+    .systemLibrary(name: "CPosix", path: "Sources/CPosix"),
     // libcurl's headers at build time; the library itself is dlopen'ed on first use.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
     // Pure Swift: imports only the standard library.
-    .target(name: "GIFDecoder", swiftSettings: optimizedInDebug),
+    .target(name: "GIFDecoder"),
+    // errno, EINTR retry, poll, the wake-up pipe: the one POSIX layer.
+    .target(name: "SystemIO", dependencies: ["CPosix"]),
     // Timeline and frame cache: imports only GIFDecoder (and Synchronization for the cache lock).
     .target(name: "GIFAnimator", dependencies: ["GIFDecoder"]),
     // Bytes from paths, stdin, file:// and http(s):// URLs; no X11.
     .target(name: "GIFLoader", dependencies: ["CCurl"]),
+    // One source played: load + decode + timeline + cache + phase; no X.
+    .target(name: "GIFPlayback", dependencies: ["GIFDecoder", "GIFAnimator", "GIFLoader", "SystemIO"]),
     // The only module that sees Xlib.
-    .target(name: "X11Window", dependencies: ["CX11"]),
-    // The component: loader + decoder + animator + window.
-    .target(name: "GIFView", dependencies: ["GIFDecoder", "GIFAnimator", "GIFLoader", "X11Window"]),
-    .executableTarget(name: "gifview", dependencies: ["GIFView", "GIFDecoder", "GIFLoader"]),
+    .target(name: "X11Window", dependencies: ["CX11", "SystemIO"]),
+    // The component: draws a GIFPlayback into a rectangle of a host's window.
+    .target(name: "GIFView", dependencies: ["GIFPlayback", "X11Window", "SystemIO"]),
+    .executableTarget(
+      name: "gifview", dependencies: ["GIFView", "GIFPlayback", "GIFDecoder", "GIFLoader", "X11Window", "SystemIO"]),
+    // The README's example: two GIFViews in a window made with plain Xlib, as any host would.
+    .executableTarget(name: "gifview-embed-example", dependencies: ["GIFView", "GIFPlayback", "CX11"]),
 
-    .target(
-      name: "GIFTestSupport", dependencies: ["GIFDecoder"], path: "Tests/GIFTestSupport",
-      swiftSettings: optimizedInDebug),
+    .target(name: "GIFTestSupport", dependencies: ["GIFDecoder"], path: "Tests/GIFTestSupport"),
     .testTarget(name: "GIFDecoderTests", dependencies: ["GIFDecoder", "GIFTestSupport"]),
     .testTarget(name: "GIFAnimatorTests", dependencies: ["GIFAnimator", "GIFTestSupport"]),
     .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"], exclude: ["test_server.py"]),
+    .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback", "GIFAnimator", "GIFTestSupport"]),
     .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport"]),
     .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window"]),
     .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),

@@ -7,8 +7,6 @@
 #include <X11/extensions/XShm.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
-#include <poll.h>
-#include <time.h>
 
 // XDestroyImage is a macro over the image's function table.
 static inline int gv_destroy_image(XImage *image) { return XDestroyImage(image); }
@@ -16,10 +14,6 @@ static inline int gv_destroy_image(XImage *image) { return XDestroyImage(image);
 static inline unsigned long gv_get_pixel(XImage *image, int x, int y) { return XGetPixel(image, x, y); }
 // shmat's (void *)-1 failure value is not expressible in Swift.
 static inline int gv_shmat_failed(void *p) { return p == (void *)-1; }
-
-// ppoll is declared only under _GNU_SOURCE, which the Swift importer does not set.
-int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const void *sigmask);
-static inline int gv_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *t) { return ppoll(fds, n, t, 0); }
 
 // Visual's `class` member is spelled c_class only under C++.
 #if defined(__cplusplus) || defined(c_plusplus)

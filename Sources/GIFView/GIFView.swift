@@ -1,200 +1,220 @@
-import GIFAnimator
-import GIFDecoder
-import GIFLoader
-import Glibc
+import GIFPlayback
 import X11Window
 
-/// The GIFView component (FLAnimatedImage in SwiftUI, natively on X11): sources by
-/// path or URL, a spinner while loading, then the animation, or a failure card;
-/// play/pause, content mode, reload. One source at a time (`n`/`p`), or all at once in
-/// a grid. `run()` owns the UI thread until the window closes.
+/// The component: draws one `GIFPlayback` into a rectangle of a window its host owns,
+/// on the host's X connection (FLAnimatedImageView's role, natively on X11).
+///
+/// The view is an X child window of the host's window, so it clips itself and gets its
+/// own Expose events; keys and clicks go on to the host. It shows the spinner while
+/// loading (after a grace period), then the GIF fitted, filled or at 1:1 over a
+/// background, or a failure card. Everything runs on the host's UI thread: the host polls
+/// `fileDescriptors`, waits until `nextDeadline`, passes the view its window's events, and
+/// calls `update(now:)`; or it uses `GIFViewRunLoop`. The view never writes to stderr,
+/// never exits, and installs no process-wide handler.
 public final class GIFView {
-  /// What the component shows (the seed component's phases).
-  public enum Phase: Equatable, Sendable {
-    case loading(received: Int, expected: Int?)
-    case playing
-    case failed(String)
-  }
+  /// The playback shown.
+  public let playback: GIFPlayback
+  private let window: ChildWindow
 
-  public struct Options: Sendable {
-    public var contentMode = ContentMode.fit
-    public var background = Background.checker
-    /// Where `b` toggles to (and from).
-    public var solidBackground = Background.solid(r: 0, g: 0, b: 0)
-    public var startPaused = false
-    public var speed = 1.0
-    /// nil: as the file says; .some(nil): forever; .some(n): n plays.
-    public var plays: Int?? = nil
-    public var exactDelays = false
-    public var useSHM = true
-    public var fade = true
-    public var geometry: (width: Int, height: Int, x: Int?, y: Int?)? = nil
-    public var fullscreen = false
-    public var display: String? = nil
-    /// Every source at once, in a grid of tiles.
-    public var grid = false
-    public var load = LoadOptions()
-    public var limits = Limits.default
-    /// Decoded frames of all players together stay within this.
-    public var frameBudget = 64 << 20
-    public init() {}
-  }
+  /// How the GIF fills the view.
+  public var contentMode = ContentMode.fit { didSet { setNeedsDisplay() } }
+  /// An explicit scale (zoom) instead of what `contentMode` gives; nil: the mode decides.
+  public var scale: Double? { didSet { setNeedsDisplay() } }
+  /// What shows through transparent pixels and around the image.
+  public var background = Background.checker { didSet { setNeedsDisplay() } }
+  /// Text drawn over the picture (an info overlay, a help card).
+  public var overlay: [TextItem] = [] { didSet { setNeedsDisplay() } }
+  /// A second line under the failure message (e.g. "r: retry").
+  public var failureHint: String? { didSet { setNeedsDisplay() } }
 
-  let options: Options
-  let players: [Player]
-  private(set) var active = 0
-  let clock: any MonotonicClock
-  let mailbox = Mailbox()
-  var window: ViewerWindow?
-
-  public var contentMode: ContentMode
-  var zoom: Double?  // nil: the content mode decides
-  var background: Background
-  var showInfo = false
-  var needsRedraw = true
-  var fadeFrom: [UInt32] = []
+  private var needsDisplay = true
+  private var isShown = false
+  /// The last spinner picture, which the first frame cross-fades from.
+  private var fadeFrom: [UInt32] = []
   /// What the frames kept on the X server were drawn for.
-  var keptView: ViewSignature?
-  var sizedForImage = false
-  var quit = false
-  private var nextLoadID = 0
-  let launchNS: UInt64
+  private var keptView: ViewSignature?
 
-  static let fadeNS: UInt64 = 150_000_000
-
-  public init(sources: [Source], options: Options, clock: any MonotonicClock = SystemClock()) {
-    precondition(!sources.isEmpty)
-    self.players = sources.map(Player.init)
-    self.options = options
-    self.clock = clock
-    self.contentMode = options.contentMode
-    self.background = options.background
-    self.launchNS = clock.nowNS
+  /// A view of `playback` at (x, y) in `parent`, `width`×`height`, on `connection`.
+  /// It is created unmapped; `show()` maps it.
+  public init(
+    playback: GIFPlayback, connection: X11Connection, parent: XWindowID, x: Int, y: Int, width: Int, height: Int,
+    useSHM: Bool = true
+  ) {
+    self.playback = playback
+    self.window = ChildWindow(
+      connection: connection, parent: parent, x: x, y: y, width: width, height: height, useSHM: useSHM)
   }
 
-  var player: Player { players[active] }
-  public var phase: Phase { player.phase }
-  public var isAnimating: Bool { !player.timeline.isPaused }
-  var isGrid: Bool { options.grid && players.count > 1 }
-  /// The players on screen now.
-  var visible: [Player] { isGrid ? players : [player] }
+  deinit { window.close() }
 
-  /// Opens the window, plays, and returns the exit status when the window closes:
-  /// 0, or 1 when a source failed.
-  public func run() -> Int32 {
-    do {
-      window = try ViewerWindow(initialWindowOptions())
-    } catch {
-      writeStderrLine("gifview: error: \(error.description)")
-      return 1
-    }
-    for p in visible { startLoad(p) }
-    // Sources shown later (`n`) are loaded then; a local file that cannot be opened is
-    // reported now, so the exit status and the message do not depend on visiting it.
-    for p in players where !visible.contains(where: { $0 === p }) {
-      guard case .path(let path) = p.source, access(path, R_OK) != 0 else { continue }
-      let text = String(cString: strerror(errno))
-      p.markFailed(text)
-      writeStderrLine("gifview: error: \(p.source.description): \(text)")
-    }
-    eventLoop()
-    for p in players { p.stop() }
-    window?.close()
-    window = nil
-    return players.contains(where: \.loadFailed) ? 1 : 0
+  /// The view's own X window.
+  public var windowID: XWindowID { window.id }
+  /// The view's rectangle in its parent.
+  public var frame: (x: Int, y: Int, width: Int, height: Int) { (window.x, window.y, window.width, window.height) }
+  /// The view draws with MIT-SHM.
+  public var usesSHM: Bool { window.usesSHM }
+
+  /// Moves or resizes the view.
+  public func setFrame(x: Int, y: Int, width: Int, height: Int) {
+    let resized = width != window.width || height != window.height
+    window.setFrame(x: x, y: y, width: width, height: height)
+    if resized { setNeedsDisplay() }
   }
 
-  func startLoad(_ p: Player) {
-    nextLoadID += 1
-    let budget = options.frameBudget / visible.count
-    p.startLoad(id: nextLoadID, now: clock.nowNS, options: options, budget: budget, mailbox: mailbox)
-    window?.setTitle(title)
-    needsRedraw = true
+  /// Maps the view's window.
+  public func show() {
+    guard !isShown else { return }
+    isShown = true
+    window.map()
+    setNeedsDisplay()
   }
 
-  var title: String {
-    isGrid ? "\(players.count) GIFs — gifview" : "\(player.source.displayName) — gifview"
+  /// Unmaps the view's window.
+  public func hide() {
+    guard isShown else { return }
+    isShown = false
+    window.unmap()
   }
 
-  func dispatch(_ loadID: Int, _ message: Message) {
-    guard let p = players.first(where: { $0.loadID == loadID }) else { return }
-    let fx = p.handle(message, now: clock.nowNS, options: options, mailbox: mailbox)
-    if let error = fx.error {
-      writeStderrLine("gifview: error: \(p.source.description): \(error)")
-    }
-    for w in fx.warnings where w != fx.error && p.reportedWarnings.insert(w).inserted {
-      writeStderrLine("gifview: warning: \(p.source.description): \(w)")
-    }
-    if fx.screenKnown && p === player && !isGrid { fitWindowToImage() }
-    if fx.redraw { needsRedraw = true }
+  /// Asks for a repaint at the next `update`.
+  public func setNeedsDisplay() { needsDisplay = true }
+
+  /// Frames kept on the X server may take this many bytes (a grid shares its budget).
+  public var keptFramesBudgetBytes: Int {
+    get { window.keptFramesBudgetBytes }
+    set { window.keptFramesBudgetBytes = newValue }
   }
 
-  // MARK: - Commands
-
-  func perform(_ command: Command) {
-    let now = clock.nowNS
-    switch command {
-    case .togglePlay: for p in visible { p.timeline.togglePause(now: now) }
-    case .step(let d): for p in visible { p.timeline.step(by: d) }
-    case .first: for p in visible { p.timeline.seek(to: 0) }
-    case .last: for p in visible { p.timeline.seek(to: p.timeline.frameCount - 1) }
-    case .faster: for p in visible { p.timeline.setSpeed(p.timeline.speed * 1.25, now: now) }
-    case .slower: for p in visible { p.timeline.setSpeed(p.timeline.speed / 1.25, now: now) }
-    case .normalSpeed: for p in visible { p.timeline.setSpeed(1, now: now) }
-    case .zoomIn: zoom = min(currentScale * 1.25, 32)
-    case .zoomOut: zoom = max(currentScale / 1.25, 1.0 / 32)
-    case .actualSize: zoom = 1
-    case .fit:
-      zoom = nil
-      contentMode = .fit
-    case .toggleFullscreen: window.map { $0.setFullscreen(!$0.isFullscreen) }
-    case .toggleInfo: showInfo.toggle()
-    case .toggleBackground:
-      background = background == .checker ? options.solidBackground : .checker
-    case .reload: for p in visible where p.canReload { startLoad(p) }
-    case .nextSource, .previousSource:
-      guard players.count > 1, !isGrid else { return }
-      // stdin still arriving keeps loading in the background (it cannot be read again).
-      if player.canReload { player.stop() }
-      let d = command == .nextSource ? 1 : players.count - 1
-      active = (active + d) % players.count
-      zoom = nil
-      sizedForImage = false
-      keptView = nil
-      window?.dropKeptFrames()
-      if !(player.source == .stdin && player.isLoaded) {
-        startLoad(player)
-      } else {
-        window?.setTitle(title)
-        player.shownFrame = -1
-        fitWindowToImage()
-      }
-    case .quit: quit = true
-    }
-    for p in visible { p.cache?.setHead(p.timeline.current) }
-    needsRedraw = true
+  /// Handles an event for `windowID` (Expose); answers true when it was the view's.
+  @discardableResult
+  public func handle(_ event: WindowEvent, for window: XWindowID) -> Bool {
+    guard window == self.window.id else { return false }
+    if event == .expose { setNeedsDisplay() }
+    return true
   }
 
-  /// The image scale in use now (single view).
-  var currentScale: Double {
-    if let zoom { return zoom }
-    guard let screen = player.screen, let window else { return 1 }
+  /// When `update` must run next (nil: only on input or a wake-up).
+  public var nextDeadline: UInt64? { playback.nextDeadline }
+
+  /// Ticks the playback to `now` and draws if anything visible changed.
+  public func update(now: UInt64) {
+    if playback.tick(now: now) { needsDisplay = true }
+    guard needsDisplay, isShown else { return }
+    needsDisplay = false
+    draw()
+  }
+
+  /// The scale the image is drawn at now.
+  public var effectiveScale: Double {
+    if let scale { return scale }
+    guard let size = playback.size else { return 1 }
     return contentMode.scale(
-      imageWidth: screen.width, imageHeight: screen.height, windowWidth: window.width, windowHeight: window.height)
+      imageWidth: size.width, imageHeight: size.height, windowWidth: window.width, windowHeight: window.height)
+  }
+
+  // MARK: - Drawing
+
+  private func draw() {
+    let tile = Tile(x0: 0, y0: 0, x1: window.width, y1: window.height)
+    switch playback.phase {
+    case .loading(let received, let expected):
+      // Within the grace period nothing is drawn: a local file's first frame is then
+      // the first thing on screen.
+      guard playback.showsSpinner else { return }
+      var text: [TextItem] = []
+      window.draw { out, w, h in
+        let r = spinnerRadius(tile)
+        Painter.fill(out, width: w, tile: tile, with: Spinner.backdrop)
+        Spinner.draw(
+          into: out, width: w, height: h, cx: Double(w) / 2, cy: Double(h) / 2, radius: r, step: playback.spinnerStep)
+        if fadeFrom.count != out.count { fadeFrom = [UInt32](repeating: 0, count: out.count) }
+        fadeFrom.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: out) }
+        if let expected, expected > 0 {
+          let percent = min(100, received * 100 / expected)
+          text.append(
+            TextItem(["\(percent)%"], x: w / 2, y: h / 2 + Int(r) + 18, anchor: .center, boxed: false))
+        }
+      }
+      window.present(text: text + overlay)
+
+    case .failed(let error):
+      var text: [TextItem] = []
+      window.draw { out, w, h in
+        Painter.fill(out, width: w, tile: tile, with: Spinner.backdrop)
+        let short = Double(min(w, h))
+        let r = min(30, max(6, short * 0.1))
+        let lineHeight = window.lineHeight
+        // The icon goes only where the text still fits under it.
+        let showIcon = Double(h) > r * 2 + Double(lineHeight) * 2 + 16
+        let iconY = Double(h) / 2 - (showIcon ? r * 0.8 : 0)
+        if showIcon {
+          Spinner.drawFailureIcon(into: out, width: w, height: h, cx: Double(w) / 2, cy: iconY, radius: r)
+        }
+        let top = showIcon ? Int(iconY + r) + 6 : 4
+        let maxLines = max(1, (h - top - 8) / max(lineHeight, 1))
+        let lines = window.fitText(
+          [error.message] + (failureHint.map { [$0] } ?? []), maxWidth: w - 16, maxLines: maxLines)
+        let height = lines.count * lineHeight + 8
+        text.append(TextItem(lines, x: w / 2, y: min(top + height / 2, h - height / 2), anchor: .center, boxed: false))
+      }
+      window.present(text: text + overlay)
+
+    case .playing:
+      guard let size = playback.size, let pixels = playback.displayedPixels, let index = playback.displayedFrame else {
+        window.draw { out, w, _ in Painter.fill(out, width: w, tile: tile, with: Spinner.backdrop) }
+        window.present(text: overlay)
+        return
+      }
+      let scale = effectiveScale
+      let keep = playback.fadeProgress == nil && !playback.isWaitingForData
+      if keep {
+        let view = ViewSignature(
+          load: playback.loadID, scale: scale, background: background, width: window.width, height: window.height)
+        if view != keptView {
+          window.dropKeptFrames()
+          keptView = view
+        }
+        // A frame shown before in this view is on the server already: one copy.
+        if window.presentKept(index, text: overlay) { return }
+      }
+      window.draw { out, w, h in
+        let place = Placement(imageWidth: size.width, imageHeight: size.height, scale: scale, in: tile)
+        pixels.withUnsafeBufferPointer { f in
+          Painter.draw(
+            frame: f, width: size.width, height: size.height, at: place, over: background, into: out, width: w,
+            tile: tile)
+        }
+        if playback.isWaitingForData {
+          // Playback waits on this frame until the next one arrives.
+          let x = Double(w) - 14
+          let y = Double(h) - 14
+          Spinner.disc(into: out, width: w, height: h, cx: x, cy: y, radius: 11, color: Spinner.backdrop)
+          Spinner.draw(into: out, width: w, height: h, cx: x, cy: y, radius: 7, step: playback.spinnerStep)
+        }
+        if let t = playback.fadeProgress, fadeFrom.count == out.count {
+          fadeFrom.withUnsafeBufferPointer { from in
+            Painter.crossFade(from, UnsafeBufferPointer(out), t: t, into: out)
+          }
+        }
+      }
+      if keep {
+        window.present(keepingAs: index, text: overlay)
+      } else {
+        window.present(text: overlay)
+      }
+    }
+  }
+
+  private func spinnerRadius(_ tile: Tile) -> Double {
+    min(28, max(8, Double(min(tile.width, tile.height)) * 0.09))
   }
 }
 
 /// Everything a drawn frame depends on besides its index.
-struct ViewSignature: Equatable {
-  var loadID: Int
+private struct ViewSignature: Equatable {
+  var load: Int
   var scale: Double
   var background: Background
   var width: Int
   var height: Int
-}
-
-/// One line on stderr in a single write(2), so lines from several threads never interleave.
-public func writeStderrLine(_ s: String) {
-  var line = s + "\n"
-  line.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
 }

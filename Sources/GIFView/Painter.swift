@@ -1,7 +1,11 @@
-/// Pure pixel work for the window: backgrounds, scaling with transparency, cross-fades.
-/// Pixels out are 0x00RRGGBB; frames in are `.bgra` canvases (alpha 0 or 255).
+// Pure pixel work for the view: backgrounds, scaling with transparency, cross-fades.
+// Pixels out are 0x00RRGGBB; frames in are `.bgra` canvases (alpha 0 or 255).
+
+/// What shows through a GIF's transparent pixels, and around it.
 public enum Background: Sendable, Equatable {
+  /// Light and dark grey squares of 8 pixels, as image editors show transparency.
   case checker
+  /// One colour.
   case solid(r: UInt8, g: UInt8, b: UInt8)
 
   static let checkerLight: UInt32 = 0xE6E6E6
@@ -20,9 +24,13 @@ public enum Background: Sendable, Equatable {
 
 /// A half-open rectangle of the window: x0..<x1, y0..<y1.
 public struct Tile: Equatable, Sendable {
+  /// Left, top (inclusive), right, bottom (exclusive) edges.
   public var x0: Int, y0: Int, x1: Int, y1: Int
+  /// x1 − x0.
   public var width: Int { x1 - x0 }
+  /// y1 − y0.
   public var height: Int { y1 - y0 }
+  /// The rectangle x0..<x1 × y0..<y1.
   public init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
 
   /// `count` tiles filling a W×H window in rows, with `gap` pixels between them.
@@ -46,15 +54,15 @@ public struct Tile: Equatable, Sendable {
 }
 
 /// Where an image lands in the window: scale and top-left offset (may be negative).
-public struct Placement: Equatable, Sendable {
-  public var scale: Double
-  public var x: Int
-  public var y: Int
-  public var width: Int  // scaled size
-  public var height: Int
+struct Placement: Equatable, Sendable {
+  var scale: Double
+  var x: Int
+  var y: Int
+  var width: Int  // scaled size
+  var height: Int
 
   /// Centred in `tile`.
-  public init(imageWidth w: Int, imageHeight h: Int, scale: Double, in tile: Tile) {
+  init(imageWidth w: Int, imageHeight h: Int, scale: Double, in tile: Tile) {
     self.scale = scale
     width = max(1, Int((Double(w) * scale).rounded()))
     height = max(1, Int((Double(h) * scale).rounded()))
@@ -63,8 +71,14 @@ public struct Placement: Equatable, Sendable {
   }
 }
 
+/// How a GIF fills its view (the seed component's `contentMode`).
 public enum ContentMode: String, Sendable {
-  case fit, fill, actual
+  /// The whole image, as large as fits, keeping its aspect.
+  case fit
+  /// The view covered, keeping the aspect; the image is cropped.
+  case fill
+  /// 1:1, centred.
+  case actual
 
   /// The scale that shows a w×h image in a W×H window.
   public func scale(imageWidth w: Int, imageHeight h: Int, windowWidth bufferWidth: Int, windowHeight bufferHeight: Int)

@@ -9,7 +9,7 @@ final class Surface {
   let image: UnsafeMutablePointer<XImage>
   let usesSHM: Bool
   private var shmInfo = XShmSegmentInfo()
-  private unowned let display: DisplayConnection
+  private unowned let display: X11Connection
 
   /// 32-bit pixels, `width` per row (bytes_per_line is checked to be width × 4).
   var pixels: UnsafeMutableBufferPointer<UInt32> {
@@ -18,7 +18,7 @@ final class Surface {
       count: width * height)
   }
 
-  init?(display: DisplayConnection, width: Int, height: Int, trySHM: Bool) {
+  init?(display: X11Connection, width: Int, height: Int, trySHM: Bool) {
     self.display = display
     self.width = width
     self.height = height
@@ -44,7 +44,7 @@ final class Surface {
   }
 
   private static func createSHM(
-    _ display: DisplayConnection, _ w: Int, _ h: Int, _ info: inout XShmSegmentInfo
+    _ display: X11Connection, _ w: Int, _ h: Int, _ info: inout XShmSegmentInfo
   ) -> UnsafeMutablePointer<XImage>? {
     let d = display.display
     guard let img = XShmCreateImage(d, display.visual, UInt32(display.depth), ZPixmap, nil, &info, UInt32(w), UInt32(h))
@@ -101,5 +101,31 @@ final class Surface {
       image.pointee.data = nil
     }
     gv_destroy_image(image)  // frees the malloc'd data of a plain image
+  }
+}
+
+/// How 0x00RRGGBB pixels map to a TrueColor visual's channel masks.
+struct PixelLayout {
+  var masks: (red: UInt, green: UInt, blue: UInt)
+
+  var isBGRX: Bool { masks == (0xff0000, 0x00ff00, 0x0000ff) }
+
+  @inline(__always)
+  private func place(_ v: UInt32, _ mask: UInt) -> UInt32 {
+    // Scale the 8-bit channel to the mask's width and shift it into place.
+    let shift = UInt32(mask.trailingZeroBitCount)
+    let bits = UInt32((mask >> UInt(shift)).nonzeroBitCount)
+    // Wider channels repeat the top bits (255 → 1023 at 10 bits: full scale stays full).
+    let scaled = bits >= 8 ? v << (bits - 8) | v >> (16 - min(bits, 16)) : v >> (8 - bits)
+    return scaled << shift
+  }
+
+  func convert(_ p: UInt32) -> UInt32 {
+    isBGRX ? p : place(p >> 16 & 0xff, masks.red) | place(p >> 8 & 0xff, masks.green) | place(p & 0xff, masks.blue)
+  }
+
+  func convert(_ pixels: UnsafeMutableBufferPointer<UInt32>) {
+    guard !isBGRX else { return }
+    for i in 0..<pixels.count { pixels[i] = convert(pixels[i]) }
   }
 }

@@ -4,10 +4,11 @@ import Glibc
 /// A second X client that looks at and pokes other clients' windows: for tests,
 /// `make screenshots` and measurements (the way a user or a window manager would).
 public final class WindowProbe {
-  private let connection: DisplayConnection
+  private let connection: X11Connection
 
+  /// Connects to `display` as a separate client.
   public init(display: String) throws(X11Error) {
-    connection = try DisplayConnection(name: display)
+    connection = try X11Connection(name: display)
     // A probed window may resize or vanish between two requests: an X error must fail
     // the one read (XGetImage answers nil), never end the testing process.
     XSetErrorHandler { _, _ in 0 }
@@ -58,11 +59,13 @@ public final class WindowProbe {
     return nil
   }
 
+  /// The window is mapped and all its ancestors are.
   public func isViewable(_ w: UInt) -> Bool {
     var a = XWindowAttributes()
     return XGetWindowAttributes(connection.display, w, &a) != 0 && a.map_state == IsViewable
   }
 
+  /// The window's size.
   public func size(_ w: UInt) -> (width: Int, height: Int) {
     var a = XWindowAttributes()
     XGetWindowAttributes(connection.display, w, &a)
@@ -108,6 +111,7 @@ public final class WindowProbe {
     }
   }
 
+  /// A property's bytes as UTF-8 text.
   public func string(_ w: UInt, _ name: String) -> String? {
     property(w, name).map { String(decoding: $0.bytes, as: UTF8.self) }
   }
@@ -168,7 +172,9 @@ public final class WindowProbe {
 
   /// Common keysyms, so tests need not import Xlib.
   public static let keyQ: UInt = 0x71, keySpace: UInt = 0x20, keyPeriod: UInt = 0x2e, keyR: UInt = 0x72
+  /// More keysyms.
   public static let keyEscape: UInt = 0xff1b, keyB: UInt = 0x62, keyI: UInt = 0x69
+  /// More keysyms.
   public static let keyN: UInt = 0x6e, keyP: UInt = 0x70, keyF: UInt = 0x66, keyW: UInt = 0x77, key0: UInt = 0x30
 
   /// Sends a mouse button press at (x, y) (1 left, 4/5 wheel).
@@ -193,13 +199,14 @@ public final class WindowProbe {
     var e = XEvent()
     e.xclient.type = ClientMessage
     e.xclient.window = w
-    e.xclient.message_type = connection.atom("WM_PROTOCOLS")
+    e.xclient.message_type = connection.atom(.wmProtocols)
     e.xclient.format = 32
-    e.xclient.data.l.0 = Int(connection.atom("WM_DELETE_WINDOW"))
+    e.xclient.data.l.0 = Int(connection.atom(.wmDeleteWindow))
     XSendEvent(d, w, 0, 0, &e)
     XFlush(d)
   }
 
+  /// Resizes another client's window, as a window manager would.
   public func resize(_ w: UInt, width: Int, height: Int) {
     XResizeWindow(connection.display, w, UInt32(width), UInt32(height))
     XSync(connection.display, 0)

@@ -147,7 +147,11 @@ func parseColor(_ s: String) -> (UInt8, UInt8, UInt8)? {
   return (UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff))
 }
 
-let usage = """
+let usage =
+  usageHead + "\n  Keys:\n" + keyTableLines(indent: "    ").joined(separator: "\n")
+  + "\n    Mouse: " + mouseHelp.joined(separator: ", ") + "\n\n  Exit status: 0 ok, 1 a source failed, 2 usage error."
+
+private let usageHead = """
   usage: gifview [OPTIONS] [SOURCE ...]
     SOURCE: a path, - (stdin), an http(s):// URL or a file:// URL
 
@@ -181,10 +185,4 @@ let usage = """
     -h, --help        this text
     -V, --version     print the version
 
-  Keys: space play/pause · . → next frame · , ← previous · Home/End first/last
-        ] [ faster/slower · Backspace normal speed · + - zoom · 0 actual · w fit
-        f fullscreen · i info · b background · r reload · n p next/previous source
-        q Escape quit.  Mouse: left click play/pause, wheel zoom.
-
-  Exit status: 0 ok, 1 a source failed, 2 usage error.
   """

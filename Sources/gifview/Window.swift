@@ -1,26 +1,27 @@
 import GIFDecoder
 import GIFLoader
+import GIFPlayback
 import GIFView
 
 /// Window mode: one window plays the sources (`n`/`p` switch between them).
 func runWindow(options o: Options, sources: [Source]) -> Int32 {
-  var v = GIFView.Options()
-  v.contentMode = ContentMode(rawValue: o.contentMode.rawValue) ?? .fit
+  var s = ViewerSettings()
+  s.contentMode = ContentMode(rawValue: o.contentMode.rawValue) ?? .fit
   if let (r, g, b) = parseColor(o.background) {
-    v.background = .solid(r: r, g: g, b: b)
-    v.solidBackground = .solid(r: r, g: g, b: b)
+    s.background = .solid(r: r, g: g, b: b)
+    s.solidBackground = .solid(r: r, g: g, b: b)
   }
-  v.startPaused = o.paused
-  v.speed = o.speed
-  v.plays = o.loop
-  v.exactDelays = o.exactDelays
-  v.useSHM = !o.noSHM
-  v.fade = !o.noFade
-  v.fullscreen = o.fullscreen
-  v.display = o.display
-  v.grid = o.grid
-  if let g = o.geometry, let p = parseGeometry(g) { v.geometry = p }
-  v.load = loadOptions(o)
-  v.limits = Limits(maxCanvasPixels: o.maxPixels, maxInputBytes: o.maxInput)
-  return GIFView(sources: sources, options: v).run()
+  s.useSHM = !o.noSHM
+  s.fullscreen = o.fullscreen
+  s.display = o.display
+  s.grid = o.grid
+  if let g = o.geometry, let p = parseGeometry(g) { s.geometry = p }
+  s.playback.startsPaused = o.paused
+  s.playback.speed = o.speed
+  s.playback.plays = o.loop
+  s.playback.exactDelays = o.exactDelays
+  s.playback.fadesIn = !o.noFade
+  s.playback.load = loadOptions(o)
+  s.playback.limits = Limits(maxCanvasPixels: o.maxPixels, maxInputBytes: o.maxInput)
+  return Viewer(sources: sources.map(GIFPlayback.Source.init), settings: s).run()
 }

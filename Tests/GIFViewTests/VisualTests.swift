@@ -40,5 +40,6 @@ struct VisualTests {
     #expect(p.wait(timeout: 5) == 1)
     #expect(p.stderr.hasPrefix("gifview: error: unsupported visual (depth 16"), "stderr: \(p.stderr)")
     #expect(p.stderr.split(separator: "\n").count == 1)
+    withExtendedLifetime(xvfb) {}
   }
 }

@@ -16,9 +16,13 @@ final class Viewer {
   let process: RunningProcess
   let probe: WindowProbe
   let window: UInt
+  /// Kept so the server outlives this viewer's probe (an optimised build may otherwise end
+  /// a local server's lifetime at its last use, while the probe still talks to it).
+  private let server: Xvfb
 
   init(_ arguments: [String], environment: [String: String] = [:], on server: Xvfb? = windowTestsXvfb) throws {
     guard let xvfb = server else { throw XvfbError.message("no Xvfb") }
+    self.server = xvfb
     var env = environment
     env["DISPLAY"] = xvfb.display
     process = try RunningProcess(gifviewBinary, arguments, environment: env)

@@ -241,14 +241,14 @@ struct InstallTests {
 
     // Every key of the key table, as the KEYS section spells it.
     let commands = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("Sources/GIFView/Commands.swift"), encoding: .utf8)
+      contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/KeyTable.swift"), encoding: .utf8)
     let named = [
       "right": "Right", "left": "Left", "home": "Home", "end": "End", "backspace": "BackSpace",
       "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape",
     ]
     var keys: [String] = []
     for row in commands.split(separator: "\n") where row.contains("KeyBinding(keys: [") {
-      guard let open = row.range(of: "keys: ["), let close = row.range(of: "], label:") else { continue }
+      guard let open = row.range(of: "keys: ["), let close = row.range(of: "], command:") else { continue }
       var rest = row[open.upperBound..<close.lowerBound]
       while !rest.isEmpty {
         if rest.hasPrefix(".text(\""), let end = rest.dropFirst(7).range(of: "\")") {

@@ -10,7 +10,7 @@ final class LoadSession: Sendable {
   let generation: Int
   private let loader: GIFLoader?
   private let replay: [UInt8]?
-  private let mailbox: Mailbox
+  private let inbox: Inbox
 
   private struct State {
     var decoder: GIFDecoder
@@ -22,18 +22,18 @@ final class LoadSession: Sendable {
   }
   private let state: Mutex<State>
 
-  init(source: Source, options: LoadOptions, limits: Limits, generation: Int, mailbox: Mailbox) {
+  init(source: Source, options: LoadOptions, limits: Limits, generation: Int, inbox: Inbox) {
     self.generation = generation
-    self.mailbox = mailbox
+    self.inbox = inbox
     self.loader = GIFLoader(source: source, options: options)
     self.replay = nil
     self.state = Mutex(State(decoder: GIFDecoder(limits: limits), recording: source == .stdin ? [] : nil))
   }
 
   /// A load that plays back bytes an earlier stdin load recorded.
-  init(replaying bytes: [UInt8], limits: Limits, generation: Int, mailbox: Mailbox) {
+  init(replaying bytes: [UInt8], limits: Limits, generation: Int, inbox: Inbox) {
     self.generation = generation
-    self.mailbox = mailbox
+    self.inbox = inbox
     self.loader = nil
     self.replay = bytes
     self.state = Mutex(State(decoder: GIFDecoder(limits: limits), recording: nil))
@@ -62,7 +62,7 @@ final class LoadSession: Sendable {
     return state.withLock { $0.recordingComplete ? $0.recording : nil }
   }
 
-  private func post(_ m: Message) { mailbox.post(m, generation: generation) }
+  private func post(_ m: Message) { inbox.post(m, generation: generation) }
 
   private func handle(_ event: LoadEvent) {
     var messages: [Message] = []
@@ -92,7 +92,7 @@ final class LoadSession: Sendable {
           if case .failed = m { continue }
           messages.append(m)
         }
-        messages.append(.failed(error.description))
+        messages.append(.failed(PlaybackError(error)))
         s.ended = true
       }
     }
@@ -118,7 +118,7 @@ final class LoadSession: Sendable {
       }
       return false
     } catch {
-      messages.append(.failed(error.description))
+      messages.append(.failed(PlaybackError(error)))
       s.ended = true
       return true
     }

@@ -1,0 +1,157 @@
+import CX11
+import Glibc
+
+/// A failure to open or keep an X connection, as one line.
+public struct X11Error: Error, CustomStringConvertible, Sendable, Equatable {
+  /// What went wrong, e.g. "cannot open display ':9'".
+  public var message: String
+  /// The message.
+  public var description: String { message }
+  /// The X server went away (closed, killed, network down).
+  public static let connectionLost = X11Error(message: "lost connection to the X server")
+}
+
+/// Set by the error handler while `catchingErrors` runs; only the UI thread makes X calls.
+nonisolated(unsafe) private var caughtXError = false
+
+/// Where a connection's loss is recorded: the Xlib exit handler's user data.
+private final class LossFlag {
+  var lost = false
+}
+
+/// A connection to an X server with its TrueColor visual: opened here, or borrowed from
+/// a host that made it with plain Xlib. All calls on the thread that owns it.
+public final class X11Connection {
+  /// The Xlib `Display*`.
+  public let display: OpaquePointer
+  let screen: Int32
+  let root: Window
+  let visual: UnsafeMutablePointer<Visual>
+  let depth: Int32
+  let hasSHM: Bool
+  /// Channel layout of the visual's pixels; `.bgrx` is the common ff0000/00ff00/0000ff.
+  let masks: (red: UInt, green: UInt, blue: UInt)
+  let atoms: Atoms
+  private let owned: Bool
+  private let loss = LossFlag()
+  private var closed = false
+
+  /// Opens display `name` (nil: `$DISPLAY`). Losing the server later does not end the
+  /// process: `isLost` turns true and the caller reports it.
+  public convenience init(name: String?) throws(X11Error) {
+    guard let d = XOpenDisplay(name) else {
+      let shown = name ?? (getenv("DISPLAY").map { String(cString: $0) } ?? "")
+      throw X11Error(
+        message: shown.isEmpty ? "cannot open display (DISPLAY is not set)" : "cannot open display '\(shown)'")
+    }
+    try self.init(display: d, owned: true)
+  }
+
+  /// Uses a host's open display; the host keeps owning (and closing) it.
+  public convenience init(borrowing display: OpaquePointer) throws(X11Error) {
+    try self.init(display: display, owned: false)
+  }
+
+  private init(display d: OpaquePointer, owned: Bool) throws(X11Error) {
+    display = d
+    self.owned = owned
+    screen = XDefaultScreen(d)
+    root = XRootWindow(d, screen)
+    visual = XDefaultVisual(d, screen)
+    depth = XDefaultDepth(d, screen)
+    let v = visual.pointee
+    // 32-bit pixels of any channel layout (depth 24, 30 or 32); masks are honoured.
+    guard gv_visual_class(visual) == TrueColor, [24, 30, 32].contains(depth) else {
+      if owned { XCloseDisplay(d) }
+      throw X11Error(
+        message:
+          "unsupported visual (depth \(depth), class \(gv_visual_class(visual))); gifview needs TrueColor of depth 24, 30 or 32"
+      )
+    }
+    masks = (v.red_mask, v.green_mask, v.blue_mask)
+    var major: Int32 = 0
+    var minor: Int32 = 0
+    var pixmaps: Int32 = 0
+    hasSHM = XShmQueryExtension(d) != 0 && XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
+    atoms = Atoms(display: d)
+    if owned {
+      // Per display, not process-wide (libX11 1.7+): when the server goes away Xlib calls
+      // this instead of exit(), and the event loop reports the loss.
+      XSetIOErrorExitHandler(
+        d, { _, data in data.map { Unmanaged<LossFlag>.fromOpaque($0).takeUnretainedValue().lost = true } },
+        Unmanaged.passUnretained(loss).toOpaque())
+    }
+  }
+
+  deinit { close() }
+
+  /// The server went away; no request reaches it any more.
+  public var isLost: Bool { loss.lost }
+
+  /// The connection's socket, to poll for input.
+  public var fileDescriptor: Int32 { XConnectionNumber(display) }
+
+  /// Events Xlib has already read from the socket (poll would not see them).
+  public var hasQueuedEvents: Bool { !isLost && XEventsQueued(display, QueuedAlready) > 0 }
+
+  /// Sends buffered requests.
+  public func flush() {
+    if !isLost { XFlush(display) }
+  }
+
+  /// True when pixels are 0x00RRGGBB (the layout the compositor writes as `.bgra`).
+  var isBGRX: Bool { masks == (0xff0000, 0x00ff00, 0x0000ff) }
+
+  /// The default screen's size in pixels.
+  public var screenSize: (width: Int, height: Int) {
+    (Int(XDisplayWidth(display, screen)), Int(XDisplayHeight(display, screen)))
+  }
+
+  /// Runs `body`, then syncs: answers false if `body` failed or the server sent an error.
+  func catchingErrors(_ body: () -> Bool) -> Bool {
+    XSync(display, 0)
+    caughtXError = false
+    let old = XSetErrorHandler { _, _ in
+      caughtXError = true
+      return 0
+    }
+    let ok = body()
+    XSync(display, 0)
+    XSetErrorHandler(old)
+    return ok && !caughtXError
+  }
+
+  func atom(_ name: AtomName) -> Atom { atoms[name] }
+
+  /// Is a window manager running (EWMH)? Without one, fullscreen is done by hand.
+  var hasWindowManager: Bool {
+    var type: Atom = 0
+    var format: Int32 = 0
+    var count: UInt = 0
+    var after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    let r = XGetWindowProperty(
+      display, root, atom(.netSupportingWMCheck), 0, 1, 0, XA_WINDOW, &type, &format, &count, &after, &data)
+    defer { if let data { XFree(data) } }
+    return r == Success && count == 1
+  }
+
+  /// 0x00RRGGBB converted to the visual's pixel layout.
+  func pixel(_ rgb: UInt32) -> UInt {
+    UInt(PixelLayout(masks: masks).convert(rgb))
+  }
+
+  /// Closes an owned display (a borrowed one stays the host's); idempotent.
+  public func close() {
+    guard !closed else { return }
+    closed = true
+    if owned { XCloseDisplay(display) }
+  }
+}
+
+/// Replaces Xlib's process-wide I/O error handler, which prints its own lines on stderr,
+/// by a silent one; a lost server is then reported once, as `X11Error.connectionLost`.
+/// Process-wide, so for applications: a library leaves this to its host.
+public func quietXlibIOErrors() {
+  _ = XSetIOErrorHandler { _ in 0 }
+}

@@ -1,0 +1,57 @@
+import CX11
+import Glibc
+
+/// An X window ID: distinct from pixmaps and atoms, so one cannot go where another
+/// belongs (STYLE 2.2).
+public struct XWindowID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The XID.
+  public var rawValue: UInt
+  /// Wraps an XID (e.g. one a plain-Xlib host created).
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+  /// `0x…`, as xwininfo prints it.
+  public var description: String { "0x" + String(rawValue, radix: 16) }
+}
+
+/// A server-side pixmap.
+struct XPixmapID: RawRepresentable, Hashable {
+  var rawValue: UInt
+}
+
+/// An interned atom.
+struct XAtom: RawRepresentable, Hashable {
+  var rawValue: Atom
+}
+
+/// The atoms gifview uses, interned together in one round trip (STYLE 3.4).
+enum AtomName: String, CaseIterable {
+  case wmProtocols = "WM_PROTOCOLS"
+  case wmDeleteWindow = "WM_DELETE_WINDOW"
+  case wmName = "WM_NAME"
+  case wmIconName = "WM_ICON_NAME"
+  case utf8String = "UTF8_STRING"
+  case netWMName = "_NET_WM_NAME"
+  case netWMIconName = "_NET_WM_ICON_NAME"
+  case netWMPID = "_NET_WM_PID"
+  case netWMState = "_NET_WM_STATE"
+  case netWMStateFullscreen = "_NET_WM_STATE_FULLSCREEN"
+  case netSupportingWMCheck = "_NET_SUPPORTING_WM_CHECK"
+}
+
+/// The interned values of every `AtomName`.
+struct Atoms {
+  private let values: [Atom]
+
+  init(display: OpaquePointer) {
+    let all = AtomName.allCases
+    var names = all.map { strdup($0.rawValue) }
+    var values = [Atom](repeating: 0, count: names.count)
+    XInternAtoms(display, &names, Int32(names.count), 0, &values)
+    for n in names { free(n) }
+    self.values = values
+  }
+
+  subscript(_ name: AtomName) -> Atom {
+    // allCases order is the interned order.
+    values[AtomName.allCases.firstIndex(of: name)!]
+  }
+}

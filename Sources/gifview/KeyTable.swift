@@ -1,0 +1,95 @@
+import X11Window
+
+/// What a key or mouse action does.
+enum Command: Equatable, Sendable {
+  case togglePlay
+  case step(Int)
+  case first, last
+  case faster, slower, normalSpeed
+  case zoomIn, zoomOut, actualSize, fit
+  case toggleFullscreen
+  case toggleInfo
+  case toggleHelp
+  case toggleBackground
+  case reload
+  case nextSource, previousSource
+  case quit
+}
+
+/// The key table (nsxiv's idea): `--help`, the man page's KEYS section (a test holds
+/// them together) and the in-window help (`?`) read the same rows.
+struct KeyBinding: Sendable {
+  var keys: [Key]
+  var command: Command
+  var help: String
+
+  /// "space", ". →", "q Escape": the keys as `--help` and the `?` card spell them.
+  var label: String { keys.map(\.label).joined(separator: " ") }
+}
+
+let keyBindings: [KeyBinding] = [
+  KeyBinding(keys: [.text(" ")], command: .togglePlay, help: "play/pause"),
+  KeyBinding(keys: [.text("."), .right], command: .step(1), help: "next frame (pauses)"),
+  KeyBinding(keys: [.text(","), .left], command: .step(-1), help: "previous frame (pauses)"),
+  KeyBinding(keys: [.home], command: .first, help: "first frame"),
+  KeyBinding(keys: [.end], command: .last, help: "last frame"),
+  KeyBinding(keys: [.text("]")], command: .faster, help: "faster (×1.25)"),
+  KeyBinding(keys: [.text("[")], command: .slower, help: "slower (÷1.25)"),
+  KeyBinding(keys: [.backspace], command: .normalSpeed, help: "normal speed"),
+  KeyBinding(keys: [.text("+"), .text("=")], command: .zoomIn, help: "zoom in"),
+  KeyBinding(keys: [.text("-")], command: .zoomOut, help: "zoom out"),
+  KeyBinding(keys: [.text("0")], command: .actualSize, help: "actual size"),
+  KeyBinding(keys: [.text("w")], command: .fit, help: "fit to window"),
+  KeyBinding(keys: [.text("f")], command: .toggleFullscreen, help: "fullscreen"),
+  KeyBinding(keys: [.text("i")], command: .toggleInfo, help: "info overlay"),
+  KeyBinding(keys: [.text("?")], command: .toggleHelp, help: "this key table"),
+  KeyBinding(keys: [.text("b")], command: .toggleBackground, help: "checker/solid background"),
+  KeyBinding(keys: [.text("r")], command: .reload, help: "reload / retry"),
+  KeyBinding(keys: [.text("n"), .pageDown], command: .nextSource, help: "next source"),
+  KeyBinding(keys: [.text("p"), .pageUp], command: .previousSource, help: "previous source"),
+  KeyBinding(keys: [.text("q"), .escape], command: .quit, help: "quit"),
+]
+
+/// The mouse rows, for the same texts.
+let mouseHelp = ["left click: play/pause", "wheel: zoom"]
+
+func command(for key: Key) -> Command? {
+  keyBindings.first { $0.keys.contains(key) }?.command
+}
+
+/// Mouse: left click play/pause, wheel zoom.
+func command(forButton button: Int) -> Command? {
+  switch button {
+  case 1: .togglePlay
+  case 4: .zoomIn
+  case 5: .zoomOut
+  default: nil
+  }
+}
+
+/// The key table as aligned lines: "label   help".
+func keyTableLines(indent: String = "") -> [String] {
+  let width = keyBindings.map(\.label.count).max() ?? 0
+  return keyBindings.map { b in indent + b.label + String(repeating: " ", count: width - b.label.count + 3) + b.help }
+}
+
+extension Key {
+  var label: String {
+    switch self {
+    case .text(" "): "space"
+    case .text(let t): t
+    case .left: "←"
+    case .right: "→"
+    case .up: "↑"
+    case .down: "↓"
+    case .home: "Home"
+    case .end: "End"
+    case .backspace: "Backspace"
+    case .escape: "Escape"
+    case .pageUp: "PageUp"
+    case .pageDown: "PageDown"
+    case .enter: "Enter"
+    case .other: "?"
+    }
+  }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import GIFAnimator
+import GIFPlayback
+import GIFTestSupport
+import Testing
+
+extension ManualClock: MonotonicClock {}
+
+private let palette: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]
+
+/// `count` 4×4 frames, frame k filled with index k % 4, `delayCS` each, looping forever
+/// unless `loop` is nil.
+private func animation(frames count: Int, delayCS: Int = 10, loop: Int? = 0) -> [UInt8] {
+  var b = GIFBuilder(width: 4, height: 4, globalPalette: palette)
+  if let loop { b.loop(loop) }
+  for k in 0..<count {
+    b.control(delayCS: delayCS)
+    b.image(width: 4, height: 4, indices: [UInt8](repeating: UInt8(k % 4), count: 16), minimumCodeSize: 2)
+  }
+  b.trailer()
+  return b.bytes
+}
+
+/// Frame k's pixels as the playback hands them out (0xAARRGGBB, opaque).
+private func pixels(_ k: Int) -> [UInt32] {
+  let i = (k % 4) * 3
+  let p = 0xFF00_0000 | UInt32(palette[i]) << 16 | UInt32(palette[i + 1]) << 8 | UInt32(palette[i + 2])
+  return [UInt32](repeating: p, count: 16)
+}
+
+/// Waits (in real time, never on the manual clock) until `done` holds after a tick at the
+/// manual clock's time. It sleeps asynchronously: the load and the frame cache run on the
+/// cooperative pool, which a blocking wait could starve.
+private func settle(
+  _ p: GIFPlayback, _ clock: ManualClock, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+  until done: () -> Bool
+) async {
+  let end = Date().addingTimeInterval(timeout)
+  while true {
+    p.tick(now: clock.nowNS)
+    if done() { return }
+    guard Date() < end else {
+      Issue.record("condition not reached; phase \(p.phase)", sourceLocation: sourceLocation)
+      return
+    }
+    p.wakeUp.drain()
+    try? await Task.sleep(nanoseconds: 2_000_000)
+  }
+}
+
+private func temporaryPath(_ name: String) -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifplayback-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  return dir.appendingPathComponent(name).path
+}
+
+@Suite("GIFPlayback without X (manual clock)")
+struct PlaybackTests {
+  @Test func aFirstFrameWithinTheGracePeriodPlaysWithNoSpinnerAndNoFade() async {
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .bytes(animation(frames: 3)), clock: clock)
+    var phases: [GIFPlayback.Phase] = []
+    p.onPhaseChange = { phases.append($0) }
+    #expect(p.phase == .loading(received: 0, expected: nil))
+    #expect(!p.isAnimating, "nothing animates while loading")
+    await settle(p, clock) { p.phase == .playing }
+    #expect(phases.last == .playing)
+    #expect(p.spinnerShownAt == nil && !p.showsSpinner)
+    #expect(p.fadeProgress == nil)
+    #expect(p.displayedFrame == 0 && p.displayedPixels == pixels(0))
+    #expect(p.size! == (4, 4))
+    #expect(p.isAnimating)
+  }
+
+  @Test func framesChangeExactlyAtTheirDeadlines() async {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    let p = GIFPlayback(source: .bytes(animation(frames: 3, delayCS: 7)), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    let start = clock.nowNS
+    #expect(p.nextDeadline == start + 70_000_000)
+    clock.advance(byNS: 69_999_999)
+    p.tick(now: clock.nowNS)
+    #expect(p.currentFrame == 0)
+    clock.advance(byNS: 1)
+    await settle(p, clock) { p.displayedFrame == 1 }
+    #expect(p.displayedPixels == pixels(1))
+    #expect(p.nextDeadline == start + 140_000_000, "no drift: the next deadline counts from the last one")
+  }
+
+  @Test func theSpinnerAppearsAfter150msStepsAndTheFirstFrameFadesInOverIt() async throws {
+    let gif = animation(frames: 2)
+    let gate = ScriptedHTTPServer.Gate()
+    let server = try ScriptedHTTPServer { _, _ in [.wait(gate), .send(ScriptedHTTPServer.ok(gif))] }
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.usesDiskCache = false
+    let p = GIFPlayback(source: try .url(server.url("/slow.gif")), options: options, clock: clock)
+    let t0 = clock.nowNS
+    #expect(p.nextDeadline == t0 + GIFPlayback.spinnerGraceNS)
+    clock.advance(byMS: 149)
+    p.tick(now: clock.nowNS)
+    #expect(!p.showsSpinner, "the spinner waits 150 ms")
+    clock.advance(byMS: 1)
+    #expect(p.tick(now: clock.nowNS))
+    #expect(p.showsSpinner && p.spinnerShownAt == t0 + 150_000_000 && p.spinnerStep == 0)
+    #expect(p.nextDeadline == t0 + 150_000_000 + GIFPlayback.spinnerStepNS)
+    clock.advance(byNS: GIFPlayback.spinnerStepNS)
+    #expect(p.tick(now: clock.nowNS))
+    #expect(p.spinnerStep == 1)
+    gate.open()
+    await settle(p, clock) { p.phase == .playing }
+    #expect(p.fadeProgress == 0, "a spinner that was on screen fades out")
+    clock.advance(byNS: GIFPlayback.fadeNS / 2)
+    p.tick(now: clock.nowNS)
+    #expect(p.fadeProgress == 0.5)
+    clock.advance(byNS: GIFPlayback.fadeNS / 2)
+    p.tick(now: clock.nowNS)
+    #expect(p.fadeProgress == nil)
+  }
+
+  @Test func noFadeWhenTurnedOff() async throws {
+    let gif = animation(frames: 2)
+    let gate = ScriptedHTTPServer.Gate()
+    let server = try ScriptedHTTPServer { _, _ in [.wait(gate), .send(ScriptedHTTPServer.ok(gif))] }
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.usesDiskCache = false
+    options.fadesIn = false
+    let p = GIFPlayback(source: try .url(server.url("/slow.gif")), options: options, clock: clock)
+    clock.advance(byMS: 200)
+    p.tick(now: clock.nowNS)
+    #expect(p.showsSpinner)
+    gate.open()
+    await settle(p, clock) { p.phase == .playing }
+    #expect(p.fadeProgress == nil)
+  }
+
+  @Test func aMissingFileFailsAndReloadPlaysItOnceItExists() async throws {
+    let path = temporaryPath("later.gif")
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .path(path), clock: clock)
+    var phases: [GIFPlayback.Phase] = []
+    p.onPhaseChange = { phases.append($0) }
+    await settle(p, clock) { if case .failed = p.phase { true } else { false } }
+    guard case .failed(let error) = p.phase else { return }
+    #expect(error.kind == .unreadable)
+    #expect(error.message == "No such file or directory")
+    #expect(!p.isAnimating)
+    try Data(animation(frames: 2)).write(to: URL(fileURLWithPath: path))
+    p.reload()
+    await settle(p, clock) { p.phase == .playing }
+    #expect(phases.count == 3)
+    #expect(phases[1] == .loading(received: 0, expected: nil) && phases[2] == .playing)
+  }
+
+  @Test func aGIFWithNoImageFails() async {
+    var b = GIFBuilder(width: 4, height: 4, globalPalette: palette)
+    b.trailer()
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .bytes(b.bytes), clock: clock)
+    await settle(p, clock) { if case .failed = p.phase { true } else { false } }
+    #expect(p.phase == .failed(PlaybackError(.damaged, message: "no image in file")))
+  }
+
+  @Test func notAGIFIsATypedFailure() async {
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .bytes(Array("hello, world".utf8)), clock: clock)
+    await settle(p, clock) { if case .failed = p.phase { true } else { false } }
+    guard case .failed(let e) = p.phase else { return }
+    #expect(e.kind == .notAGIF && e.message == "not a GIF file")
+  }
+
+  @Test func pauseSeekAndSpeed() async {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    let p = GIFPlayback(source: .bytes(animation(frames: 4, delayCS: 10)), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    p.isAnimating = false
+    #expect(p.isPaused && !p.isAnimating && p.nextDeadline == nil)
+    clock.advance(byMS: 1000)
+    p.tick(now: clock.nowNS)
+    #expect(p.currentFrame == 0, "paused keeps the frame")
+    p.seek(to: 2)
+    await settle(p, clock) { p.displayedFrame == 2 }
+    #expect(p.displayedPixels == pixels(2) && p.isPaused)
+    p.step(by: 3)
+    #expect(p.currentFrame == 1, "stepping wraps")
+    p.speed = 2
+    p.isAnimating = true
+    let resumed = clock.nowNS
+    #expect(p.nextDeadline == resumed + 50_000_000, "twice the speed, half the delay, from a fresh deadline")
+    clock.advance(byMS: 50)
+    await settle(p, clock) { p.displayedFrame == 2 }
+    p.speed = 100
+    #expect(p.speed == 20, "speed is clamped")
+  }
+
+  @Test func aStillImageAndAFinishedAnimationDoNotAnimate() async {
+    let clock = ManualClock()
+    let still = GIFPlayback(source: .bytes(animation(frames: 1, loop: nil)), clock: clock)
+    await settle(still, clock) { still.phase == .playing && still.isLoadComplete }
+    #expect(!still.isAnimating && still.nextDeadline == nil)
+
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    let once = GIFPlayback(source: .bytes(animation(frames: 2, loop: nil)), options: options, clock: clock)
+    await settle(once, clock) { once.phase == .playing && once.isLoadComplete }
+    #expect(once.isAnimating && once.plays == 1)
+    clock.advance(byMS: 200)
+    await settle(once, clock) { once.displayedFrame == 1 }
+    #expect(once.isFinished && !once.isAnimating && once.nextDeadline == nil, "the last frame stays")
+    once.isAnimating = true
+    #expect(once.isAnimating && once.currentFrame == 0, "playing a finished animation starts over")
+  }
+
+  @Test func startingPausedShowsTheFirstFrameOnly() async {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.startsPaused = true
+    let p = GIFPlayback(source: .bytes(animation(frames: 3)), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing }
+    #expect(p.displayedFrame == 0 && !p.isAnimating && p.isPaused)
+  }
+
+  @Test func theCacheHeadFollowsTheTimelineWhenFramesDoNotFit() async {
+    // 64 frames of 4×4 (64 bytes each) in a 4-frame budget: only frames near the head
+    // are rendered, so a frame far away shows only once the head has moved there.
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.frameBudgetBytes = 4 * 64
+    let p = GIFPlayback(source: .bytes(animation(frames: 64)), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    for target in [40, 13, 63] {
+      p.seek(to: target)
+      await settle(p, clock) { p.displayedFrame == target }
+      #expect(p.displayedPixels == pixels(target))
+    }
+  }
+
+  @Test func warningsReachTheObserverOnce() async {
+    var bytes = animation(frames: 2)
+    bytes.removeLast()  // no trailer: cut short after complete frames
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .bytes(bytes), clock: clock)
+    var heard: [String] = []
+    p.onWarning = { heard.append($0) }
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    p.tick(now: clock.nowNS)
+    #expect(heard.count == 1 && heard == p.warnings)
+  }
+}
