@@ -183,16 +183,15 @@ public struct LZWDecoder: Sendable {
         break
       }
       if nextCode < 4096 {
-        let info = t[4096 &+ previous]
-        let lengthMinus1 = ((info &>> 16) &+ 1) & 0xFFF
-        let shift = (lengthMinus1 & 7) &* 8
+        // The previous entry with its length one longer (the field never reaches bit 32:
+        // strings are at most 4096 long); its first byte and flag carry over.
+        let grown = t[4096 &+ previous] &+ 0x1_0000
+        let shift = (grown &>> 13) & 0x38  // 8 × ((length − 1) mod 8) of the new entry
         // A full last chunk starts a new one whose prefix is the previous code; else the
-        // byte joins the previous chunk. All ones in `joins` for the second case.
+        // byte joins the previous chunk and the prefix stays. All ones in `joins` then.
         let joins = 0 &- ((shift &+ 63) &>> 6)
-        let chunk = t[previous] & joins | appended &<< shift
-        let prefix = UInt64(truncatingIfNeeded: previous) & ~joins | info & 0xFFFF & joins
-        t[nextCode] = chunk
-        t[4096 &+ nextCode] = prefix | lengthMinus1 &<< 16 | info & (0xFF_0000_0000 | controlCode)
+        t[nextCode] = t[previous] & joins | appended &<< shift
+        t[4096 &+ nextCode] = grown & (joins | ~0xFFFF) | UInt64(truncatingIfNeeded: previous) & ~joins
         nextCode &+= 1
         // Like giflib, one more bit once the table reaches 2^width; with literal width 1
         // the first free code (4) already needs 3 bits after the first code.
