@@ -20,6 +20,10 @@ public enum WindowEvent: Sendable, Equatable {
   case key(Key)
   /// Mouse button 1–5 (4/5: wheel up/down) pressed at a window position.
   case button(Int, x: Int, y: Int)
+  /// A mouse button released at a window position.
+  case buttonReleased(Int, x: Int, y: Int)
+  /// The pointer moved with button 1 held (a drag), to a window position.
+  case dragged(x: Int, y: Int)
   /// The window manager asks to close the window (WM_DELETE_WINDOW).
   case closeRequested
   /// The window was mapped.
@@ -28,7 +32,7 @@ public enum WindowEvent: Sendable, Equatable {
 
 extension X11Connection {
   /// Every event queued now, without blocking, with the window it is for; consecutive
-  /// configures of one window are coalesced (nsxiv's rule).
+  /// configures (and drags) of one window are coalesced (nsxiv's rule).
   public func pendingEvents() -> [(window: XWindowID, event: WindowEvent)] {
     var events: [(window: XWindowID, event: WindowEvent)] = []
     while !isLost, XPending(display) > 0 {
@@ -36,10 +40,11 @@ extension X11Connection {
       XNextEvent(display, &e)
       guard let translated = translate(&e) else { continue }
       let window = XWindowID(rawValue: e.xany.window)
-      if case .configured = translated, let last = events.last, last.window == window,
-        case .configured = last.event
-      {
-        events.removeLast()
+      if let last = events.last, last.window == window {
+        switch (last.event, translated) {
+        case (.configured, .configured), (.dragged, .dragged): events.removeLast()
+        default: break
+        }
       }
       events.append((window, translated))
     }
@@ -59,6 +64,8 @@ extension X11Connection {
     case ConfigureNotify: return .configured(width: Int(e.xconfigure.width), height: Int(e.xconfigure.height))
     case KeyPress: return .key(Key(event: &e.xkey))
     case ButtonPress: return .button(Int(e.xbutton.button), x: Int(e.xbutton.x), y: Int(e.xbutton.y))
+    case ButtonRelease: return .buttonReleased(Int(e.xbutton.button), x: Int(e.xbutton.x), y: Int(e.xbutton.y))
+    case MotionNotify: return .dragged(x: Int(e.xmotion.x), y: Int(e.xmotion.y))
     case ClientMessage:
       guard e.xclient.message_type == atom(.wmProtocols), Atom(e.xclient.data.l.0) == atom(.wmDeleteWindow)
       else { return nil }
