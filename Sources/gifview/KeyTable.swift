@@ -67,7 +67,7 @@ let keyBindings: [KeyBinding] = [
   KeyBinding(keys: [.text("n"), .pageDown], command: .nextSource, help: "next source"),
   KeyBinding(keys: [.text("p"), .pageUp], command: .previousSource, help: "previous source"),
   KeyBinding(keys: [.text("g")], command: .toggleGrid, help: "grid / single view"),
-  KeyBinding(keys: [.escape], command: .backToGrid, help: "back to the grid (a tile opened from it)", context: .fromGrid),
+  KeyBinding(keys: [.escape], command: .backToGrid, help: "back to the grid (from a tile)", context: .fromGrid),
   KeyBinding(keys: [.text("q"), .escape], command: .quit, help: "quit"),
   KeyBinding(keys: [.left], command: .select(.left), help: "grid: select the tile to the left", context: .grid),
   KeyBinding(keys: [.right], command: .select(.right), help: "grid: select the tile to the right", context: .grid),

@@ -244,7 +244,8 @@ struct InstallTests {
       contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/KeyTable.swift"), encoding: .utf8)
     let named = [
       "right": "Right", "left": "Left", "home": "Home", "end": "End", "backspace": "BackSpace",
-      "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape",
+      "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape", "up": "Up", "down": "Down",
+      "enter": "Enter",
     ]
     var keys: [String] = []
     for row in commands.split(separator: "\n") where row.contains("KeyBinding(keys: [") {
