@@ -215,6 +215,14 @@ public final class GIFView {
       window.present(text: text + overlay)
 
     case .playing:
+      // Every frame kept on the server: the playback need not render any (no decoding,
+      // no scaling after the first loop).
+      if let index = playback.displayedFrame, playback.displayedPixels == nil, !playback.needsPixels {
+        if keptView == signature, window.presentKept(index, text: overlay) { return }
+        playback.needsPixels = true  // what was kept is gone: the frames are rendered again
+        setNeedsDisplay()
+        return
+      }
       guard let size = playback.size, let pixels = playback.displayedPixels, let index = playback.displayedFrame else {
         window.draw { out, w, _ in Painter.fill(out, width: w, tile: tile, with: Spinner.backdrop) }
         window.present(text: overlay)
@@ -223,16 +231,16 @@ public final class GIFView {
       let scale = effectiveScale
       let keep = playback.fadeProgress == nil && !playback.isWaitingForData
       if keep {
-        let pan = panOffset
-        let view = ViewSignature(
-          load: playback.loadID, scale: scale, background: background, width: window.width, height: window.height,
-          panX: pan.x, panY: pan.y)
+        let view = signature
         if view != keptView {
           window.dropKeptFrames()
           keptView = view
         }
         // A frame shown before in this view is on the server already: one copy.
-        if window.presentKept(index, text: overlay) { return }
+        if window.presentKept(index, text: overlay) {
+          noteKeptFrames()
+          return
+        }
       }
       window.draw { out, w, h in
         let place = placement(size: size, scale: scale)
@@ -256,9 +264,25 @@ public final class GIFView {
       }
       if keep {
         window.present(keepingAs: index, text: overlay)
+        noteKeptFrames()
       } else {
         window.present(text: overlay)
       }
+    }
+  }
+
+  /// What kept frames are drawn for now.
+  private var signature: ViewSignature {
+    let pan = panOffset
+    return ViewSignature(
+      load: playback.loadID, scale: effectiveScale, background: background, width: window.width,
+      height: window.height, panX: pan.x, panY: pan.y)
+  }
+
+  /// Once the server keeps every frame of a complete load, the playback stops rendering.
+  private func noteKeptFrames() {
+    if playback.isLoadComplete, playback.frameCount > 1, window.keptFrameCount >= playback.frameCount {
+      playback.needsPixels = false
     }
   }
 

@@ -114,6 +114,9 @@ public final class ChildWindow {
     XSync(d, 0)  // the SHM buffer is reused at once
   }
 
+  /// How many frames the server keeps for this window now.
+  public var keptFrameCount: Int { keptFrames.count }
+
   /// Shows kept frame `key` if the server has it; false otherwise.
   public func presentKept(_ key: Int, text: [TextItem] = []) -> Bool {
     guard !connection.isLost, let pixmap = keptFrames[key] else { return false }

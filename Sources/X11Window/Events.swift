@@ -48,7 +48,7 @@ public enum WindowEvent: Sendable, Equatable {
 
 extension X11Connection {
   /// Every event queued now, without blocking, with the window it is for; consecutive
-  /// configures of one window are coalesced (nsxiv's rule).
+  /// configures (and drags) of one window are coalesced (nsxiv's rule).
   public func pendingEvents() -> [(window: XWindowID, event: WindowEvent)] {
     var events: [(window: XWindowID, event: WindowEvent)] = []
     while !isLost, XPending(display) > 0 {
@@ -56,10 +56,11 @@ extension X11Connection {
       XNextEvent(display, &e)
       guard let translated = translate(&e) else { continue }
       let window = XWindowID(rawValue: e.xany.window)
-      if case .configured = translated, let last = events.last, last.window == window,
-        case .configured = last.event
-      {
-        events.removeLast()
+      if let last = events.last, last.window == window {
+        switch (last.event, translated) {
+        case (.configured, .configured), (.dragged, .dragged): events.removeLast()
+        default: break
+        }
       }
       events.append((window, translated))
     }

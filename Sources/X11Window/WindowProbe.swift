@@ -147,6 +147,18 @@ public final class WindowProbe {
     return (0..<Int(count)).map { UInt(children[$0]) }
   }
 
+  /// The children of `w`, bottom to top in stacking order (a grid's tiles and names).
+  public func children(_ w: UInt) -> [UInt] {
+    var rootRet: Window = 0
+    var parent: Window = 0
+    var children: UnsafeMutablePointer<Window>?
+    var count: UInt32 = 0
+    guard XQueryTree(connection.display, Window(w), &rootRet, &parent, &children, &count) != 0, let children
+    else { return [] }
+    defer { XFree(children) }
+    return (0..<Int(count)).map { UInt(children[$0]) }
+  }
+
   /// One pixel of `w` as 0x00RRGGBB with a single 1×1 XGetImage (one round trip), for
   /// polling; nil while it cannot be read (not mapped yet, gone, outside): X errors
   /// from this call are ignored instead of ending the process.

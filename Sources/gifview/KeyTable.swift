@@ -1,3 +1,4 @@
+import GIFView
 import X11Window
 
 /// What a key or mouse action does.
@@ -15,7 +16,24 @@ enum Command: Equatable, Sendable {
   case toggleBackground
   case reload
   case nextSource, previousSource
+  /// Grid ↔ single view.
+  case toggleGrid
+  /// A single view opened from the grid goes back to it.
+  case backToGrid
+  /// Grid: move the selection (a page also scrolls a page).
+  case select(GridLayout.Move)
+  /// Grid: open the selected tile in the single view.
+  case openTile
   case quit
+}
+
+/// Where a key binding applies.
+enum KeyContext: Sendable {
+  case any
+  /// The scrolling grid only (ahead of `any` rows there).
+  case grid
+  /// A single view opened from the grid only.
+  case fromGrid
 }
 
 /// The key table (nsxiv's idea): `--help`, the man page's KEYS section (a test holds
@@ -27,6 +45,8 @@ struct KeyBinding: Sendable {
   /// Held with the keys (Shift is part of a printable key's character, so only named
   /// keys and Control are matched on it).
   var modifiers: KeyModifiers = []
+  /// Where the row applies (everywhere, the grid, a view opened from the grid).
+  var context = KeyContext.any
 
   /// "space", ". →", "Shift+←": the keys as `--help` and the `?` card spell them.
   var label: String {
@@ -70,16 +90,39 @@ let keyBindings: [KeyBinding] = [
   KeyBinding(keys: [.text("r")], command: .reload, help: "reload / retry"),
   KeyBinding(keys: [.text("n"), .pageDown], command: .nextSource, help: "next source"),
   KeyBinding(keys: [.text("p"), .pageUp], command: .previousSource, help: "previous source"),
+  KeyBinding(keys: [.text("g")], command: .toggleGrid, help: "grid / single view"),
+  KeyBinding(keys: [.escape], command: .backToGrid, help: "back to the grid (from a tile)", context: .fromGrid),
   KeyBinding(keys: [.text("q"), .escape], command: .quit, help: "quit"),
+  KeyBinding(keys: [.left], command: .select(.left), help: "grid: select the tile to the left", context: .grid),
+  KeyBinding(keys: [.right], command: .select(.right), help: "grid: select the tile to the right", context: .grid),
+  KeyBinding(keys: [.up], command: .select(.up), help: "grid: select the tile above", context: .grid),
+  KeyBinding(keys: [.down], command: .select(.down), help: "grid: select the tile below", context: .grid),
+  KeyBinding(keys: [.pageUp], command: .select(.pageUp), help: "grid: scroll a page up", context: .grid),
+  KeyBinding(keys: [.pageDown], command: .select(.pageDown), help: "grid: scroll a page down", context: .grid),
+  KeyBinding(keys: [.home], command: .select(.first), help: "grid: first tile", context: .grid),
+  KeyBinding(keys: [.end], command: .select(.last), help: "grid: last tile", context: .grid),
+  KeyBinding(keys: [.enter], command: .openTile, help: "grid: open the selected tile", context: .grid),
 ]
 
 /// The mouse rows, for the same texts.
 let mouseHelp: [(action: String, help: String)] = [
   ("left click", "play/pause"), ("drag", "pan (zoomed)"), ("wheel", "zoom at the pointer"),
+  ("grid", "wheel or scroll bar scrolls, click selects, double-click opens"),
 ]
 
-func command(for key: Key, modifiers: KeyModifiers) -> Command? {
-  keyBindings.first { $0.matches(key, modifiers) }?.command
+/// The command `key` with `modifiers` runs: in the grid its rows come first; in a single
+/// view opened from the grid, Escape goes back.
+func command(for key: Key, modifiers: KeyModifiers, inGrid: Bool = false, fromGrid: Bool = false) -> Command? {
+  let rows = keyBindings.filter { b in
+    switch b.context {
+    case .any: true
+    case .grid: inGrid
+    case .fromGrid: fromGrid && !inGrid
+    }
+  }
+  let first =
+    rows.first { $0.context != .any && $0.matches(key, modifiers) } ?? rows.first { $0.matches(key, modifiers) }
+  return first?.command
 }
 
 /// The key table as aligned lines: "label   help".

@@ -25,6 +25,9 @@ struct Options {
   var maxInput = 1 << 30
   var noCache = false
   var grid = false
+  /// The grid's tile size (`--tile WxH`).
+  var tile = (width: 320, height: 240)
+  var recursive = false
   var list: String?
 
   struct UsageError: Error { var message: String }
@@ -112,6 +115,12 @@ struct Options {
       case "--max-input": o.maxInput = try positive(try val(), "size")
       case "--no-cache": o.noCache = true
       case "--grid": o.grid = true
+      case "--tile":
+        let t = try val()
+        guard let g = parseGeometry(t), g.x == nil, g.width >= 16, g.height >= 16, g.width <= 4096, g.height <= 4096
+        else { throw UsageError(message: "bad tile size '\(t)' (want WxH, 16 to 4096 each)") }
+        o.tile = (g.width, g.height)
+      case "-r", "--recursive": o.recursive = true
       case "--list": o.list = try val()
       default: throw UsageError(message: "unknown option '\(arg)'")
       }
@@ -173,8 +182,10 @@ private let usageHead = """
     --exact-delays    play 0–1 cs delays as stored (default: 100 ms like browsers)
     --no-shm          draw with XPutImage instead of MIT-SHM
     --no-fade         no cross-fade from the spinner to the first frame
-    --list FILE|-     read more sources, one a line
-    --grid            play every source at once, in a grid
+    --list FILE|-     read more sources, one a line (from a pipe: added as they arrive)
+    --grid            a scrolling grid of tiles (Enter opens one, Escape goes back)
+    --tile WxH        the grid's tile size (default 320x240)
+    -r, --recursive   a directory stands for the GIFs under it, not only in it
 
   Network:
     --timeout SECONDS whole-transfer limit

@@ -4,7 +4,7 @@ import GIFPlayback
 import GIFView
 
 /// Window mode: one window plays the sources (`n`/`p` switch between them).
-func runWindow(options o: Options, sources: [Source]) -> Int32 {
+func runWindow(options o: Options, sources: [Source], streamingList: Bool = false) -> Int32 {
   var s = ViewerSettings()
   s.contentMode = ContentMode(rawValue: o.contentMode.rawValue) ?? .fit
   if let (r, g, b) = parseColor(o.background) {
@@ -15,6 +15,7 @@ func runWindow(options o: Options, sources: [Source]) -> Int32 {
   s.fullscreen = o.fullscreen
   s.display = o.display
   s.grid = o.grid
+  s.tile = o.tile
   if let g = o.geometry, let p = parseGeometry(g) { s.geometry = p }
   s.playback.startsPaused = o.paused
   s.playback.speed = o.speed
@@ -23,5 +24,7 @@ func runWindow(options o: Options, sources: [Source]) -> Int32 {
   s.playback.fadesIn = !o.noFade
   s.playback.load = loadOptions(o)
   s.playback.limits = Limits(maxCanvasPixels: o.maxPixels, maxInputBytes: o.maxInput)
-  return Viewer(sources: sources.map(GIFPlayback.Source.init), settings: s).run()
+  let wakeUp = WakeUpSignal()
+  let incoming = streamingList ? IncomingSources(fd: 0, wakeUp: wakeUp, recursive: o.recursive) : nil
+  return Viewer(sources: sources.map(GIFPlayback.Source.init), settings: s, wakeUp: wakeUp, incoming: incoming).run()
 }

@@ -251,3 +251,28 @@ struct PlaybackTests {
     #expect(heard.count == 1 && heard == p.warnings)
   }
 }
+
+@Suite("GIFPlayback for a host that keeps the frames (manual clock)")
+struct NeedsPixelsTests {
+  @Test func withoutPixelsTheShownFrameFollowsTheTimelineAndPixelsComeBackOnRequest() async {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    options.frameBudgetBytes = 2 * 64  // two 4×4 frames: the rest are rendered on demand
+    let p = GIFPlayback(source: .bytes(animation(frames: 6, delayCS: 5)), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete && p.displayedPixels == pixels(0) }
+    p.needsPixels = false
+    #expect(p.displayedPixels == nil)
+    for k in 1...8 {
+      clock.advance(byMS: 50)
+      #expect(p.tick(now: clock.nowNS), "frame \(k) is a change to show")
+      #expect(p.displayedFrame == k % 6 && p.currentFrame == k % 6)
+      #expect(p.displayedPixels == nil, "no pixels are handed out")
+    }
+    // The host dropped what it kept: the frame on show is rendered again (frame 2, not in
+    // the two-frame cache that stayed at frame 0).
+    p.needsPixels = true
+    await settle(p, clock) { p.displayedPixels != nil }
+    #expect(p.displayedFrame == 2 && p.displayedPixels == pixels(2))
+  }
+}

@@ -245,6 +245,7 @@ struct InstallTests {
     let named = [
       "right": "Right", "left": "Left", "home": "Home", "end": "End", "backspace": "BackSpace",
       "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape", "up": "Up", "down": "Down",
+      "enter": "Enter",
     ]
     var keys: [String] = []
     for row in commands.split(separator: "\n") where row.contains("KeyBinding(keys: [") {
