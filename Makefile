@@ -10,9 +10,9 @@
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 SAMPLE     := Resources/sample.gif
-# Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools; file: how
+# Debian packages: build (X11, MIT-SHM, libcurl, libpng), tests (Xvfb, openssl, desktop tools; file: how
 # xdg-open tells a GIF without a desktop), bench (giflib).
-DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev pkg-config
+DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libpng-dev pkg-config
 DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 

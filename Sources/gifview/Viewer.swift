@@ -42,6 +42,8 @@ final class Viewer {
   var showInfo = false
   var showHelp = false
   var sizedForImage = false
+  /// The next fit to the image keeps the window's centre (after `n`/`p`).
+  var keepsCentre = false
   var quit = false
 
   init(sources: [GIFPlayback.Source], settings: ViewerSettings) {
@@ -228,6 +230,7 @@ final class Viewer {
       background = background == .checker ? settings.solidBackground : .checker
       for v in views { v.background = background }
     case .reload: for p in shown where p.canReload { p.reload() }
+    case .saveFrame: saveShownFrame()
     case .nextSource, .previousSource: switchSource(by: command == .nextSource ? 1 : sources.count - 1)
     case .quit: quit = true
     }
@@ -253,6 +256,7 @@ final class Viewer {
     let p = playback(active)
     if !fresh && !(p.source == .standardInput && !p.isStopped) { p.reload() }
     sizedForImage = false
+    keepsCentre = true
     for v in views { v.hide() }
     views = []
     makeViews()

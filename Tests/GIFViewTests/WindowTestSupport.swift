@@ -20,12 +20,15 @@ final class Viewer {
   /// a local server's lifetime at its last use, while the probe still talks to it).
   private let server: Xvfb
 
-  init(_ arguments: [String], environment: [String: String] = [:], on server: Xvfb? = windowTestsXvfb) throws {
+  init(
+    _ arguments: [String], environment: [String: String] = [:], binary: String = gifviewBinary, stdin: Data? = nil,
+    on server: Xvfb? = windowTestsXvfb
+  ) throws {
     guard let xvfb = server else { throw XvfbError.message("no Xvfb") }
     self.server = xvfb
     var env = environment
     env["DISPLAY"] = xvfb.display
-    process = try RunningProcess(gifviewBinary, arguments, environment: env)
+    process = try RunningProcess(binary, arguments, environment: env, stdin: stdin)
     probe = try WindowProbe(display: xvfb.display)
     guard let w = probe.waitForWindow(pid: process.process.processIdentifier) else {
       throw XvfbError.message("no window appeared; stderr: \(process.stderr)")
