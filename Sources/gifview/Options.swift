@@ -203,5 +203,6 @@ private let usageHead = """
 
     -h, --help        this text
     -V, --version     print the version
+    --                every later argument is a SOURCE
 
   """
