@@ -31,7 +31,7 @@ deps-bench:
 	@sh .ci/ensure-packages $(DEB_BUILD) $(DEB_BENCH)
 
 run: build
-	@sh .ci/run-sample .build/release/gifview $(SAMPLE)
+	@SWIFT='$(SWIFT)' sh .ci/run-sample .build/release/gifview $(SAMPLE)
 
 # The tests append the PID of every Xvfb they start to XVFB_PIDS; none may outlive them.
 XVFB_PIDS  := .build/test-xvfb-pids
