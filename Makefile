@@ -10,9 +10,9 @@
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 SAMPLE     := Resources/sample.gif
-# Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools; file: how
+# Debian packages: build (X11, MIT-SHM, libcurl, libpng), tests (Xvfb, openssl, desktop tools; file: how
 # xdg-open tells a GIF without a desktop), bench (giflib).
-DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libxft-dev pkg-config
+DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libpng-dev libxft-dev pkg-config
 DEB_TEST   := xvfb x11-xkb-utils openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 
@@ -31,7 +31,7 @@ deps-bench:
 	@sh .ci/ensure-packages $(DEB_BUILD) $(DEB_BENCH)
 
 run: build
-	@sh .ci/run-sample .build/release/gifview $(SAMPLE)
+	@SWIFT='$(SWIFT)' sh .ci/run-sample .build/release/gifview $(SAMPLE)
 
 # The tests append the PID of every Xvfb they start to XVFB_PIDS; none may outlive them.
 XVFB_PIDS  := .build/test-xvfb-pids

@@ -34,6 +34,13 @@ public final class GIFView {
   public var background = Background.checker { didSet { setNeedsDisplay() } }
   /// Text drawn over the picture (an info overlay, a help card).
   public var overlay: [TextItem] = [] { didSet { setNeedsDisplay() } }
+  /// The host wants the shown frame's pixels (`playback.displayedPixels`), e.g. to save or
+  /// copy it: the playback keeps rendering even when the server holds every frame.
+  public var hostNeedsPixels = false {
+    didSet {
+      if hostNeedsPixels { playback.needsPixels = true }
+    }
+  }
   /// A second line under the failure message (e.g. "r: retry").
   public var failureHint: String? { didSet { setNeedsDisplay() } }
 
@@ -281,6 +288,10 @@ public final class GIFView {
 
   /// Once the server keeps every frame of a complete load, the playback stops rendering.
   private func noteKeptFrames() {
+    if hostNeedsPixels {
+      playback.needsPixels = true
+      return
+    }
     if playback.isLoadComplete, playback.frameCount > 1, window.keptFrameCount >= playback.frameCount {
       playback.needsPixels = false
     }

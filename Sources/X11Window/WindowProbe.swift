@@ -204,6 +204,8 @@ public final class WindowProbe {
   public static let keyEscape: UInt = 0xff1b, keyB: UInt = 0x62, keyI: UInt = 0x69
   /// More keysyms.
   public static let keyN: UInt = 0x6e, keyP: UInt = 0x70, keyF: UInt = 0x66, keyW: UInt = 0x77, key0: UInt = 0x30
+  /// More keysyms.
+  public static let keyS: UInt = 0x73
 
   /// Sends a click: a press and a release of `button` at (x, y) (1 left, 4/5 wheel).
   public func sendButton(_ w: UInt, button: UInt32, x: Int = 1, y: Int = 1) {
@@ -254,6 +256,21 @@ public final class WindowProbe {
     e.xclient.data.l.0 = Int(connection.atom(.wmDeleteWindow))
     XSendEvent(d, w, 0, 0, &e)
     XFlush(d)
+  }
+
+  /// The window's top-left corner on the screen (root coordinates).
+  public func position(_ w: UInt) -> (x: Int, y: Int) {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    var child: Window = 0
+    XTranslateCoordinates(connection.display, w, connection.root, 0, 0, &x, &y, &child)
+    return (Int(x), Int(y))
+  }
+
+  /// Moves another client's window, as a user dragging it would (without a window manager).
+  public func move(_ w: UInt, x: Int, y: Int) {
+    XMoveWindow(connection.display, w, Int32(x), Int32(y))
+    XSync(connection.display, 0)
   }
 
   /// Resizes another client's window, as a window manager would.

@@ -1,6 +1,7 @@
 import GIFDecoder
 import GIFLoader
 import GIFView
+import PNGCodec
 
 #if canImport(Glibc)
   import Glibc
@@ -90,11 +91,13 @@ struct Headless {
 
   struct FrameWriteError: Error { var message: String }
 
-  /// One PAM per image: `DIR/frame-0000.pam`…; with several sources, `DIR/N-frame-0000.pam`.
+  /// One PAM (or PNG, `--format png`) per image: `DIR/frame-0000.pam`…; with several
+  /// sources, `DIR/N-frame-0000.pam`.
   func writeFrames(_ doc: GIFDocument, to dir: String, multiple: Bool, index: Int) throws -> [GIFWarning] {
     if mkdir(dir, 0o755) != 0 && errno != EEXIST {
       throw FrameWriteError(message: "cannot create \(dir): \(String(cString: strerror(errno)))")
     }
+    if options.frameFormat == .png { return try writePNGFrames(doc, to: dir, multiple: multiple, index: index) }
     let digits = max(4, String(max(doc.frames.count - 1, 0)).count)
     let header = Array(
       "P7\nWIDTH \(doc.screen.width)\nHEIGHT \(doc.screen.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
@@ -135,6 +138,37 @@ struct Headless {
         let ok = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<(rows * width * 4)])) }
         guard ok else { throw failure }
         y += rows
+      }
+    }
+  }
+}
+
+extension Headless {
+  /// `--format png`: each composited canvas as a PNG (straight alpha, transparent pixels
+  /// 0,0,0,0, as in the PAM files).
+  private func writePNGFrames(_ doc: GIFDocument, to dir: String, multiple: Bool, index: Int) throws -> [GIFWarning] {
+    let (width, height) = (doc.screen.width, doc.screen.height)
+    var full = [UInt32](repeating: 0, count: width * height)
+    return try doc.renderTouched(format: .rgba) { frame, canvas, area in
+      let name = (multiple ? "\(index)-" : "") + "frame-" + frameNumber(frame.index, of: doc.frames.count)
+      let path = dir + "/" + name + ".png"
+      // The canvas outside the touched area is transparent.
+      // `.rgba` words are R, G, B, A in memory; a pixel of alpha 0 is written as 0,0,0,0.
+      for row in area.y0..<area.y1 {
+        for x in 0..<area.width {
+          let p = canvas[(row - area.y0) * area.width + x]
+          full[row * width + area.x0 + x] = p >> 24 == 0 ? 0 : p
+        }
+      }
+      let png: [UInt8]
+      do {
+        let rgba = full.withUnsafeBytes { Array($0) }
+        png = try PNG.encode(PNG.Image(width: width, height: height, rgba: rgba))
+      } catch {
+        throw FrameWriteError(message: "cannot write \(path): \(error)")
+      }
+      guard writeFile(path, [png]) else {
+        throw FrameWriteError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
       }
     }
   }

@@ -15,6 +15,7 @@ enum Command: Equatable, Sendable {
   case toggleHelp
   case toggleBackground
   case reload
+  case saveFrame
   case nextSource, previousSource
   /// Grid ↔ single view.
   case toggleGrid
@@ -88,6 +89,7 @@ let keyBindings: [KeyBinding] = [
   KeyBinding(keys: [.text("?")], command: .toggleHelp, help: "this key table"),
   KeyBinding(keys: [.text("b")], command: .toggleBackground, help: "checker/solid background"),
   KeyBinding(keys: [.text("r")], command: .reload, help: "reload / retry"),
+  KeyBinding(keys: [.text("s")], command: .saveFrame, help: "save the shown frame as PNG (prints the path)"),
   KeyBinding(keys: [.text("n"), .pageDown], command: .nextSource, help: "next source"),
   KeyBinding(keys: [.text("p"), .pageUp], command: .previousSource, help: "previous source"),
   KeyBinding(keys: [.text("g")], command: .toggleGrid, help: "grid / single view"),

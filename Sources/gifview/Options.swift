@@ -29,8 +29,17 @@ struct Options {
   var tile = (width: 320, height: 240)
   var recursive = false
   var list: String?
+  /// `--frames` output: `pam` (DESIGN §4) or `png`.
+  var frameFormat = FrameFormat.pam
+  enum FrameFormat: String { case pam, png }
 
   struct UsageError: Error { var message: String }
+
+  /// The mode is `--frames DIR`.
+  var writesFrames: Bool {
+    if case .frames = mode { return true }
+    return false
+  }
 
   /// The largest `--timeout`, in seconds (one week).
   static let maxTimeout = 7.0 * 24 * 3600
@@ -40,6 +49,7 @@ struct Options {
     var o = Options()
     var i = 0
     var onlySources = false
+    var formatGiven = false
     func value(_ name: String) throws(UsageError) -> String {
       i += 1
       guard i < args.count else { throw UsageError(message: "option '\(name)' needs a value") }
@@ -69,6 +79,13 @@ struct Options {
       case "--info": o.mode = .info
       case "--frames": o.mode = .frames(try val())
       case "--check": o.mode = .check
+      case "--format":
+        let f = try val()
+        guard let format = FrameFormat(rawValue: f) else {
+          throw UsageError(message: "bad format '\(f)' (want png or pam)")
+        }
+        o.frameFormat = format
+        formatGiven = true
       case "--display", "-d": o.display = try val()
       case "--geometry", "-g":
         let g = try val()
@@ -126,6 +143,7 @@ struct Options {
       }
       i += 1
     }
+    if formatGiven && !o.writesFrames { throw UsageError(message: "option '--format' goes with --frames") }
     return o
   }
 }
@@ -168,16 +186,17 @@ private let usageHead = """
   Headless modes (no display is opened):
     --info            print JSON about each source
     --frames DIR      write each composited frame to DIR/frame-NNNN.pam
+    --format pam|png  the file format of --frames (default pam)
     --check           decode every frame; exit 1 if any source is damaged
 
   Window options:
-    --display NAME    X display (default $DISPLAY)
-    --geometry WxH[+X+Y]
+    -d, --display NAME   X display (default $DISPLAY)
+    -g, --geometry WxH[+X+Y]   window size and position
     --fit | --fill | --actual   scale to fit (default), fill, or 1:1
     --background checker|#RRGGBB   what shows through transparency
     --fullscreen      start fullscreen
     --paused          start paused
-    --speed X         playback speed factor (default 1)
+    --speed X         playback speed factor, 0.05 to 20 (default 1)
     --loop N|forever  play N times, or forever (default: as the file says)
     --exact-delays    play 0–1 cs delays as stored (default: 100 ms like browsers)
     --no-shm          draw with XPutImage instead of MIT-SHM
@@ -196,5 +215,6 @@ private let usageHead = """
 
     -h, --help        this text
     -V, --version     print the version
+    --                every later argument is a SOURCE
 
   """

@@ -10,6 +10,7 @@ extension Viewer {
     var o = WindowOptions(
       title: title, width: 320, height: 240, fullscreen: settings.fullscreen,
       backgroundRGB: isGrid ? 0x1A1B1D : nil)
+    o.icons = appIcons()
     if let g = settings.geometry {
       (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
     } else if isGrid {
@@ -40,7 +41,7 @@ extension Viewer {
     else { return }
     sizedForImage = true
     let (w, h) = windowSize(forImage: size.width, size.height)
-    if w != top.width || h != top.height { top.resize(width: w, height: h) }
+    if w != top.width || h != top.height { top.resize(width: w, height: h, keepingCentre: keepsCentre) }
   }
 
   /// For a local file the size is read from its header before the window maps, so the

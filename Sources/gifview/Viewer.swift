@@ -50,6 +50,8 @@ final class Viewer {
   var background: Background
   var showInfo = false
   var showHelp = false
+  /// `s` was pressed while the shown frame's pixels were not at hand.
+  var pendingSave = false
   /// A left-button press in progress: a drag pans, a press without moving is a click.
   private struct Drag {
     var startX: Int
@@ -59,6 +61,8 @@ final class Viewer {
   }
   private var drag: Drag?
   var sizedForImage = false
+  /// The next fit to the image keeps the window's centre (after `n`/`p`).
+  var keepsCentre = false
   var quit = false
 
   init(
@@ -192,6 +196,7 @@ final class Viewer {
   /// Runs after the views drew, once a turn: takes sources that arrived, sizes the
   /// window to the image once it is known, runs the grid's queue, keeps the overlay current.
   private func afterUpdate() -> UInt64? {
+    if pendingSave, views.first?.playback.displayedPixels != nil { saveShownFrame() }
     if let more = incoming?.take(), !more.isEmpty {
       let wasEmpty = sources.isEmpty
       sources += more
@@ -295,6 +300,7 @@ final class Viewer {
       background = background == .checker ? settings.solidBackground : .checker
       for v in views { v.background = background }
     case .reload: for p in shown where p.canReload { p.reload() }
+    case .saveFrame: saveShownFrame()
     case .nextSource, .previousSource: switchSource(by: command == .nextSource ? 1 : sources.count - 1)
     case .toggleGrid:
       if isGrid {
@@ -374,6 +380,7 @@ final class Viewer {
       for (i, q) in playbacks where i != active && q.canReload { playbacks[i] = nil }
     }
     sizedForImage = false
+    keepsCentre = true
     for v in views { v.hide() }
     views = []
     makeViews()

@@ -254,7 +254,7 @@ public final class RunningProcess: @unchecked Sendable {
 }
 
 /// Polls `condition` every 10 ms for up to `timeout` seconds.
-public func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+public func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while Date() < deadline {
     if condition() { return true }
