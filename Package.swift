@@ -56,7 +56,7 @@ let package = Package(
     .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),
     .executableTarget(name: "gifbench", dependencies: ["GIFDecoder"], path: "Benchmarks/gifbench"),
     .executableTarget(
-      name: "windowbench", dependencies: ["X11Window", "GIFTestSupport"], path: "Benchmarks/windowbench"),
+      name: "windowbench", dependencies: ["X11Window", "GIFView", "GIFTestSupport"], path: "Benchmarks/windowbench"),
   ],
   swiftLanguageModes: [.v6]
 )

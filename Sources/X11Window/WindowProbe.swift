@@ -245,6 +245,38 @@ public final class WindowProbe {
     XFlush(d)
   }
 
+  /// Sends a button release (the end of a click or a drag).
+  public func sendButtonRelease(_ w: UInt, button: UInt32, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xbutton.type = ButtonRelease
+    e.xbutton.display = d
+    e.xbutton.window = w
+    e.xbutton.root = connection.root
+    e.xbutton.same_screen = 1
+    e.xbutton.button = button
+    e.xbutton.x = Int32(x)
+    e.xbutton.y = Int32(y)
+    XSendEvent(d, w, 1, ButtonReleaseMask, &e)
+    XFlush(d)
+  }
+
+  /// Sends pointer motion with button 1 held (a drag) to (x, y).
+  public func sendDrag(_ w: UInt, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xmotion.type = MotionNotify
+    e.xmotion.display = d
+    e.xmotion.window = w
+    e.xmotion.root = connection.root
+    e.xmotion.same_screen = 1
+    e.xmotion.state = UInt32(Button1Mask)
+    e.xmotion.x = Int32(x)
+    e.xmotion.y = Int32(y)
+    XSendEvent(d, w, 1, Button1MotionMask, &e)
+    XFlush(d)
+  }
+
   /// What a window manager's close button does: WM_DELETE_WINDOW.
   public func sendDelete(_ w: UInt) {
     let d = connection.display

@@ -78,6 +78,7 @@ final class GridScreen {
     guard isActive else { return }
     isActive = false
     for i in Array(tiles.keys) { removeTile(i) }
+    needsPrune = false
     _ = queue.keep(only: 0..<0)
     ring?.close()
     bar?.close()
@@ -106,8 +107,22 @@ final class GridScreen {
     guard force || o != offset else { return }
     offset = o
     let live = layout.liveRange(offset: offset)
-    for i in tiles.keys where !live.contains(i) { removeTile(i) }
-    for i in queue.keep(only: live) { _ = i }
+    // Tiles that stay move first and draw in this turn; those that left are freed after
+    // (in `afterUpdate`), so the new picture does not wait for their teardown.
+    for (i, t) in tiles where live.contains(i) {
+      let p = layout.pictureRect(i, offset: offset)
+      t.view?.setFrame(x: p.x0, y: p.y0, width: p.width, height: p.height)
+      t.view?.setNeedsDisplay()
+      let l = layout.labelRect(i, offset: offset)
+      t.label.setFrame(x: l.x0, y: l.y0, width: l.width, height: l.height)
+    }
+    for (i, t) in tiles where !live.contains(i) {
+      // Out of sight at once; freed in `afterUpdate`.
+      t.view?.hide()
+      t.label.unmap()
+    }
+    needsPrune = true
+    _ = queue.keep(only: live)
     for i in live where tiles[i] == nil {
       let r = layout.labelRect(i, offset: offset)
       let label = ChildWindow(
@@ -117,17 +132,22 @@ final class GridScreen {
       tiles[i] = GridTile(label: label)
       queue.request(i)
     }
-    for (i, t) in tiles {
-      let p = layout.pictureRect(i, offset: offset)
-      t.view?.setFrame(x: p.x0, y: p.y0, width: p.width, height: p.height)
-      let l = layout.labelRect(i, offset: offset)
-      t.label.setFrame(x: l.x0, y: l.y0, width: l.width, height: l.height)
-    }
     let budget = Self.keptFramesBudgetBytes / max(1, liveCapacity)
     for t in tiles.values { t.view?.keptFramesBudgetBytes = budget }
-    startLoads()
     placeRing()
     drawBar()
+  }
+
+  /// Some tiles may have left the live range since the last turn.
+  private var needsPrune = false
+
+  /// Frees the tiles outside the live range.
+  private func prune() {
+    guard needsPrune else { return }
+    needsPrune = false
+    let live = layout.liveRange(offset: offset)
+    for i in Array(tiles.keys) where !live.contains(i) { removeTile(i) }
+    viewer.runLoop.views = views
   }
 
   private func removeTile(_ i: Int) {
@@ -137,9 +157,10 @@ final class GridScreen {
       v.hide()
       // stdin cannot be read again: its tile keeps loading (and is dropped when done).
       if v.playback.canReload { v.playback.stop() }
+      v.playback.onPhaseChange = nil
+      v.playback.onWarning = nil
     }
     t.label.close()
-    viewer.runLoop.views = views
   }
 
   /// Starts queued loads while fewer than `loadLimit` run.
@@ -174,6 +195,7 @@ final class GridScreen {
   /// redraws name rows that need it.
   func afterUpdate() {
     guard isActive else { return }
+    prune()
     for i in queue.running {
       guard let p = tiles[i]?.view?.playback else { continue }
       if p.isLoadComplete || p.isStopped { queue.finished(i) }

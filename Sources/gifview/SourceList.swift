@@ -9,7 +9,8 @@ import SystemIO
 
 /// The arguments with each local directory replaced by the GIF files in it (by
 /// signature, not by name), in natural order; `recursive` descends into
-/// subdirectories. Other arguments pass unchanged.
+/// subdirectories. A directory with no GIF stays (its load fails: "is a directory").
+/// Other arguments pass unchanged.
 func expandingDirectories(_ arguments: [[UInt8]], recursive: Bool) -> [[UInt8]] {
   var out: [[UInt8]] = []
   for a in arguments {

@@ -152,7 +152,8 @@ final class Viewer {
   func makePlayback(_ i: Int, options: GIFPlayback.Options) -> GIFPlayback {
     let p = GIFPlayback(source: sources[i], options: options, wakeUp: wakeUp)
     p.onPhaseChange = { [unowned self] phase in phaseChanged(i, phase) }
-    p.onWarning = { w in writeStderrLine("gifview: warning: \(p.source.description): \(w)") }
+    let name = sources[i].description  // not `p`: the playback must not keep itself alive
+    p.onWarning = { w in writeStderrLine("gifview: warning: \(name): \(w)") }
     return p
   }
 

@@ -172,6 +172,47 @@ struct GridWindowTests {
     #expect(v.process.wait(timeout: 3) == 0)
   }
 
+  @Test func aDoubleClickOpensATileTheScrollBarDragsAndGSwitchesViews() throws {
+    let count = 40
+    let dir = Self.directory(count: count)
+    let v = try Viewer(["--grid", "--no-fade", "--tile", "64x48", "--geometry", "400x300", dir], on: gridTestsXvfb)
+    let g = layout(count: count)
+    #expect(eventually { showsSource(v.pixels, 0, offset: 0, count: count) })
+    // Drag the thumb down by 60 pixels: the grid follows.
+    let thumb = g.thumb(offset: 0, trackHeight: 300)
+    v.probe.sendButton(v.window, button: 1, x: 395, y: thumb.y + 5)
+    v.probe.sendDrag(v.window, x: 395, y: thumb.y + 35)
+    v.probe.sendDrag(v.window, x: 395, y: thumb.y + 65)
+    v.probe.sendButtonRelease(v.window, button: 1, x: 395, y: thumb.y + 65)
+    let dragged = g.offset(thumbY: thumb.y + 60, trackHeight: 300)
+    #expect(dragged > 100)
+    let tile = g.visibleRange(offset: dragged).lowerBound + g.columns  // a whole row in view
+    #expect(
+      eventually { showsSource(v.pixels, tile, offset: dragged, count: count) }, "dragged to offset \(dragged)")
+    // A double-click on it opens it; `g` goes back to the grid, at the same place.
+    let r = g.pictureRect(tile, offset: dragged)
+    v.probe.sendButton(v.window, button: 1, x: r.x0 + 10, y: r.y0 + 10)
+    v.probe.sendButton(v.window, button: 1, x: r.x0 + 10, y: r.y0 + 10)
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(tile).gif — gifview" })
+    v.key(0x67)  // g
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(count) GIFs — gifview" })
+    #expect(eventually { showsSource(v.pixels, tile, offset: dragged, count: count) })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
+  }
+
+  @Test func gSwitchesSeveralSourcesFromTheSingleViewToTheGrid() throws {
+    let dir = Self.directory(count: 3)
+    let v = try Viewer(
+      ["--tile", "64x48", "--geometry", "400x300", dir + "/0.gif", dir + "/1.gif", dir + "/2.gif"], on: gridTestsXvfb)
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "0.gif — gifview" })
+    v.key(0x67)  // g
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "3 GIFs — gifview" })
+    #expect(eventually { (0..<3).allSatisfy { showsSource(v.pixels, $0, offset: 0, count: 3, dx: 10, dy: 10) } })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
+  }
+
   @Test func aFailingSourcesCardStaysInsideItsTile() throws {
     let dir = Self.directory(count: 3)
     let bad = temporaryFile(

@@ -559,6 +559,12 @@ struct DirectorySourceTests {
         == ["1.gif", "2.gif", "10.gif", "noext", "sub/3.gif", "sub/deeper/01.gif"].map {
           "\(dir)/\($0): ok, 1 frames"
         })
+    // A directory without a GIF is a source that fails.
+    let empty = dir + "/sub/empty"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let none = try RunningProcess(gifviewBinary, ["--check", empty])
+    #expect(none.wait(timeout: 10) == 1)
+    #expect(none.stderr == "gifview: error: \(empty): is a directory\n")
     // In a list too.
     let list = dir + "/../list-\(UUID().uuidString).txt"
     _ = FileManager.default.createFile(atPath: list, contents: Data("\(dir)/sub\n".utf8))
