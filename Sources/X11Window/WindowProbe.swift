@@ -209,56 +209,25 @@ public final class WindowProbe {
 
   /// Sends a click: a press and a release of `button` at (x, y) (1 left, 4/5 wheel).
   public func sendButton(_ w: UInt, button: UInt32, x: Int = 1, y: Int = 1) {
+    sendButtonPress(w, button: button, x: x, y: y)
+    sendButtonRelease(w, button: button, x: x, y: y)
+  }
+
+  /// Sends a button press alone (the start of a drag).
+  public func sendButtonPress(_ w: UInt, button: UInt32, x: Int, y: Int) {
     sendButtonEvent(w, type: ButtonPress, button: button, x: x, y: y)
+  }
+
+  /// Sends a button release (the end of a click or a drag).
+  public func sendButtonRelease(_ w: UInt, button: UInt32, x: Int, y: Int) {
     sendButtonEvent(w, type: ButtonRelease, button: button, x: x, y: y)
   }
 
   /// Drags with the left button from one point to another (press, motion, release).
   public func sendDrag(_ w: UInt, from: (x: Int, y: Int), to: (x: Int, y: Int)) {
-    sendButtonEvent(w, type: ButtonPress, button: 1, x: from.x, y: from.y)
-    let d = connection.display
-    var e = XEvent()
-    e.xmotion.type = MotionNotify
-    e.xmotion.display = d
-    e.xmotion.window = w
-    e.xmotion.root = connection.root
-    e.xmotion.same_screen = 1
-    e.xmotion.state = UInt32(Button1Mask)
-    e.xmotion.x = Int32(to.x)
-    e.xmotion.y = Int32(to.y)
-    XSendEvent(d, w, 1, Button1MotionMask, &e)
-    sendButtonEvent(w, type: ButtonRelease, button: 1, x: to.x, y: to.y)
-  }
-
-  private func sendButtonEvent(_ w: UInt, type: Int32, button: UInt32, x: Int, y: Int) {
-    let d = connection.display
-    var e = XEvent()
-    e.xbutton.type = type
-    e.xbutton.display = d
-    e.xbutton.window = w
-    e.xbutton.root = connection.root
-    e.xbutton.same_screen = 1
-    e.xbutton.button = button
-    e.xbutton.x = Int32(x)
-    e.xbutton.y = Int32(y)
-    XSendEvent(d, w, 1, type == ButtonPress ? ButtonPressMask : ButtonReleaseMask, &e)
-    XFlush(d)
-  }
-
-  /// Sends a button release (the end of a click or a drag).
-  public func sendButtonRelease(_ w: UInt, button: UInt32, x: Int, y: Int) {
-    let d = connection.display
-    var e = XEvent()
-    e.xbutton.type = ButtonRelease
-    e.xbutton.display = d
-    e.xbutton.window = w
-    e.xbutton.root = connection.root
-    e.xbutton.same_screen = 1
-    e.xbutton.button = button
-    e.xbutton.x = Int32(x)
-    e.xbutton.y = Int32(y)
-    XSendEvent(d, w, 1, ButtonReleaseMask, &e)
-    XFlush(d)
+    sendButtonPress(w, button: 1, x: from.x, y: from.y)
+    sendDrag(w, x: to.x, y: to.y)
+    sendButtonRelease(w, button: 1, x: to.x, y: to.y)
   }
 
   /// Sends pointer motion with button 1 held (a drag) to (x, y).
@@ -274,6 +243,21 @@ public final class WindowProbe {
     e.xmotion.x = Int32(x)
     e.xmotion.y = Int32(y)
     XSendEvent(d, w, 1, Button1MotionMask, &e)
+    XFlush(d)
+  }
+
+  private func sendButtonEvent(_ w: UInt, type: Int32, button: UInt32, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xbutton.type = type
+    e.xbutton.display = d
+    e.xbutton.window = w
+    e.xbutton.root = connection.root
+    e.xbutton.same_screen = 1
+    e.xbutton.button = button
+    e.xbutton.x = Int32(x)
+    e.xbutton.y = Int32(y)
+    XSendEvent(d, w, 1, type == ButtonPress ? ButtonPressMask : ButtonReleaseMask, &e)
     XFlush(d)
   }
 

@@ -138,6 +138,8 @@ struct DesktopTests {
     let dir = (path as NSString).deletingLastPathComponent
     let v = try Viewer(["--paused", path], on: desktopTestsXvfb)
     #expect(eventually { v.pixels.count == w * h })
+    // Frame 0 is on screen (keys pressed while loading would find no frame yet).
+    #expect(eventually { v.pixels.first == UInt32(palette[0]) << 16 | UInt32(palette[1]) << 8 | UInt32(palette[2]) })
     v.key(WindowProbe.keyPeriod)  // frame 1, opaque
     let frame1 = expectedRGBA(w, h, 1)
     #expect(
@@ -176,6 +178,8 @@ struct DesktopTests {
       ["--paused", "-"], environment: ["XDG_PICTURES_DIR": pictures], stdin: Data(twoFrames(w, h)),
       on: desktopTestsXvfb)
     #expect(eventually { v.pixels.count == w * h })
+    // Frame 0 is on screen (keys pressed while loading would find no frame yet).
+    #expect(eventually { v.pixels.first == UInt32(palette[0]) << 16 | UInt32(palette[1]) << 8 | UInt32(palette[2]) })
     v.key(WindowProbe.keyS)
     let saved = pictures + "/stdin-frame-0000.png"
     #expect(eventually { v.process.stdout == saved + "\n" }, "stdout: \(v.process.stdout) stderr: \(v.process.stderr)")

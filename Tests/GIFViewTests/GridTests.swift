@@ -180,7 +180,7 @@ struct GridWindowTests {
     #expect(eventually { showsSource(v.pixels, 0, offset: 0, count: count) })
     // Drag the thumb down by 60 pixels: the grid follows.
     let thumb = g.thumb(offset: 0, trackHeight: 300)
-    v.probe.sendButton(v.window, button: 1, x: 395, y: thumb.y + 5)
+    v.probe.sendButtonPress(v.window, button: 1, x: 395, y: thumb.y + 5)
     v.probe.sendDrag(v.window, x: 395, y: thumb.y + 35)
     v.probe.sendDrag(v.window, x: 395, y: thumb.y + 65)
     v.probe.sendButtonRelease(v.window, button: 1, x: 395, y: thumb.y + 65)

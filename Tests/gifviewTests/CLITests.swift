@@ -564,7 +564,7 @@ struct DirectorySourceTests {
     try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
     let none = try RunningProcess(gifviewBinary, ["--check", empty])
     #expect(none.wait(timeout: 10) == 1)
-    #expect(none.stderr == "gifview: error: \(empty): is a directory\n")
+    #expect(none.stderr == "gifview: error: \(empty): a directory with no GIF files\n")
     // In a list too.
     let list = dir + "/../list-\(UUID().uuidString).txt"
     _ = FileManager.default.createFile(atPath: list, contents: Data("\(dir)/sub\n".utf8))
