@@ -110,7 +110,8 @@ final class Viewer {
     if isGrid { options.frameBudgetBytes /= sources.count }
     let p = GIFPlayback(source: sources[i], options: options, wakeUp: wakeUp)
     p.onPhaseChange = { [unowned self] phase in phaseChanged(i, phase) }
-    p.onWarning = { w in writeStderrLine("gifview: warning: \(p.source.description): \(w)") }
+    // `unowned p`: the playback owns this closure (a strong capture leaked every playback).
+    p.onWarning = { [unowned p] w in writeStderrLine("gifview: warning: \(p.source.description): \(w)") }
     playbacks[i] = p
     return p
   }
