@@ -4,16 +4,16 @@
 #   make test     install what is missing, then the whole test suite (starts its own Xvfb),
 #                 a check that no Xvfb it started is left, and a 20 s smoke of each fuzz target
 #   make test-sanitize  the suite under AddressSanitizer, the concurrency parts under ThreadSanitizer
-#   make bench    decode benchmark against giflib, same run, interleaved
+#   make bench    decode benchmark against Wuffs (../shared/bench/wuffs) and giflib, same run, interleaved
 #   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured; make uninstall (same PREFIX)
 
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 SAMPLE     := Resources/sample.gif
-# Debian packages: build (X11, MIT-SHM, libcurl), tests (Xvfb, openssl, desktop tools; file: how
+# Debian packages: build (X11, MIT-SHM, libcurl, libpng), tests (Xvfb, openssl, desktop tools; file: how
 # xdg-open tells a GIF without a desktop), bench (giflib).
-DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev pkg-config
-DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils file
+DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libpng-dev libxft-dev pkg-config
+DEB_TEST   := xvfb x11-xkb-utils openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 
 .PHONY: all build run test test-sanitize bench clean deps deps-bench install uninstall screenshots fuzz
@@ -31,7 +31,7 @@ deps-bench:
 	@sh .ci/ensure-packages $(DEB_BUILD) $(DEB_BENCH)
 
 run: build
-	@sh .ci/run-sample .build/release/gifview $(SAMPLE)
+	@SWIFT='$(SWIFT)' sh .ci/run-sample .build/release/gifview $(SAMPLE)
 
 # The tests append the PID of every Xvfb they start to XVFB_PIDS; none may outlive them.
 XVFB_PIDS  := .build/test-xvfb-pids

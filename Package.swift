@@ -14,8 +14,12 @@ let package = Package(
     // C shims: system libraries only, no logic in C.
     .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext"),
     .systemLibrary(name: "CPosix", path: "Sources/CPosix"),
+    // libpng (Debian libpng-dev): the app icon, `s` and `--frames --format png`.
+    .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng"),
     // libcurl's headers at build time; the library itself is dlopen'ed on first use.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // libXft, dlopen'ed when text is first drawn.
+    .target(name: "CXft", linkerSettings: [.linkedLibrary("dl")]),
 
     // Pure Swift: imports only the standard library.
     .target(name: "GIFDecoder"),
@@ -24,15 +28,20 @@ let package = Package(
     // Timeline and frame cache: imports only GIFDecoder (and Synchronization for the cache lock).
     .target(name: "GIFAnimator", dependencies: ["GIFDecoder"]),
     // Bytes from paths, stdin, file:// and http(s):// URLs; no X11.
-    .target(name: "GIFLoader", dependencies: ["CCurl"]),
+    .target(name: "GIFLoader", dependencies: ["CCurl", "SystemIO"]),
     // One source played: load + decode + timeline + cache + phase; no X.
     .target(name: "GIFPlayback", dependencies: ["GIFDecoder", "GIFAnimator", "GIFLoader", "SystemIO"]),
     // The only module that sees Xlib.
-    .target(name: "X11Window", dependencies: ["CX11", "SystemIO"]),
+    .target(name: "X11Window", dependencies: ["CX11", "CXft", "SystemIO"]),
+    // PNG files both ways through libpng's simplified API; no X.
+    .target(name: "PNGCodec", dependencies: ["CPNG"]),
     // The component: draws a GIFPlayback into a rectangle of a host's window.
     .target(name: "GIFView", dependencies: ["GIFPlayback", "X11Window", "SystemIO"]),
     .executableTarget(
-      name: "gifview", dependencies: ["GIFView", "GIFPlayback", "GIFDecoder", "GIFLoader", "X11Window", "SystemIO"]),
+      name: "gifview",
+      dependencies: ["GIFView", "GIFPlayback", "GIFDecoder", "GIFLoader", "X11Window", "SystemIO", "PNGCodec"]),
+    // `make run` and `make screenshots` without ImageMagick: a window's pixels as PNG.
+    .executableTarget(name: "gifview-shot", dependencies: ["X11Window", "PNGCodec"], path: "Tools/gifview-shot"),
     // The README's example: two GIFViews in a window made with plain Xlib, as any host would.
     .executableTarget(name: "gifview-embed-example", dependencies: ["GIFView", "GIFPlayback", "CX11"]),
 
@@ -41,12 +50,13 @@ let package = Package(
     .testTarget(name: "GIFAnimatorTests", dependencies: ["GIFAnimator", "GIFTestSupport"]),
     .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"], exclude: ["test_server.py"]),
     .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback", "GIFAnimator", "GIFTestSupport"]),
-    .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport"]),
-    .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window"]),
+    .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport", "PNGCodec"]),
+    .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window", "PNGCodec"]),
+    .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "GIFTestSupport"]),
     .executableTarget(name: "gifgen", dependencies: ["GIFTestSupport"], path: "Benchmarks/gifgen"),
     .executableTarget(name: "gifbench", dependencies: ["GIFDecoder"], path: "Benchmarks/gifbench"),
     .executableTarget(
-      name: "windowbench", dependencies: ["X11Window", "GIFTestSupport"], path: "Benchmarks/windowbench"),
+      name: "windowbench", dependencies: ["X11Window", "GIFView", "GIFTestSupport"], path: "Benchmarks/windowbench"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,11 @@ case $PREFIX in
 esac
 PREFIX=${PREFIX%/}
 [ -n "$PREFIX" ] || die "PREFIX must not be /"
+# The desktop entry names the binary by its absolute path; keep that path free of what
+# would need quoting in its Exec line.
+case $PREFIX in
+  *[!A-Za-z0-9/._+@,-]*) die "PREFIX may hold letters, digits and / . _ + @ , - only (got '$PREFIX')" ;;
+esac
 if [ "$(id -u)" != 0 ] && [ "$PREFIX" = /usr/local ] && [ -z "$DESTDIR" ]; then
   die "installing under /usr/local needs root; install for yourself with: make install PREFIX=\$HOME/.local"
 fi
@@ -87,7 +92,14 @@ put() {
 }
 
 put "$binary" "$PREFIX/bin/gifview" 755
-put Resources/gifview.desktop "$PREFIX/share/applications/gifview.desktop" 644
+# Exec and TryExec by absolute path: another gifview earlier on PATH (gifsicle ships
+# /usr/bin/gifview) is never the one a double-click starts.
+desktop_entry=$(mktemp)
+trap 'rm -f "$entries" "$desktop_entry"' EXIT
+sed -e "s|^Exec=gifview |Exec=$PREFIX/bin/gifview |" -e "s|^TryExec=gifview\$|TryExec=$PREFIX/bin/gifview|" \
+  Resources/gifview.desktop >"$desktop_entry"
+grep -qx "Exec=$PREFIX/bin/gifview %U" "$desktop_entry" || die "could not write the desktop entry's Exec line"
+put "$desktop_entry" "$PREFIX/share/applications/gifview.desktop" 644
 put Resources/icons/gifview.svg "$PREFIX/share/icons/hicolor/scalable/apps/gifview.svg" 644
 for size in $PNG_SIZES; do
   put "Resources/icons/gifview-$size.png" "$PREFIX/share/icons/hicolor/${size}x$size/apps/gifview.png" 644
@@ -151,5 +163,20 @@ echo "installed $manifest"
 
 case ":$PATH:" in
   *":$PREFIX/bin:"*) ;;
-  *) [ -n "$DESTDIR" ] || echo "note: $PREFIX/bin is not on PATH; add it (log in again, for ~/.local/bin) so launchers find gifview" ;;
+  *) [ -n "$DESTDIR" ] || echo "note: $PREFIX/bin is not on PATH; add it (log in again, for ~/.local/bin) to run gifview by name (the desktop entry needs no PATH)" ;;
 esac
+
+# `man gifview` may find another gifview's page first (gifsicle's), or none of ours.
+page="$PREFIX/share/man/man1/gifview.1"
+if [ -z "$DESTDIR" ]; then
+  found=$(man -w gifview 2>/dev/null | head -n 1 || true)
+  if [ "$found" != "$page" ]; then
+    if [ -n "$found" ]; then
+      echo "note: 'man gifview' shows another program's page ($found)."
+    else
+      echo "note: 'man gifview' does not find $page."
+    fi
+    echo "      Read this one with: man -l $page"
+    echo "      or put $PREFIX/share/man first in MANPATH: export MANPATH=$PREFIX/share/man:"
+  fi
+fi

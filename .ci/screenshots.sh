@@ -1,11 +1,14 @@
 #!/bin/sh
 # make screenshots: pictures of gifview at work for the README, made by gifview itself
 # under Xvfb: a GIF playing, the loading spinner (a server that stalls), the failure card.
+# gifview-shot saves each window's pixels as PNG (gifview's own libpng writer).
 set -eu
 cd "$(dirname "$0")/.."
-sh .ci/ensure-packages xvfb x11-apps x11-utils imagemagick
+sh .ci/ensure-packages xvfb python3
 swift build -c release --product gifview >&2
+swift build -c release --product gifview-shot >&2
 bin=.build/release/gifview
+shooter=.build/release/gifview-shot
 out=Resources/screenshots
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -54,8 +57,7 @@ shoot() { # NAME SECONDS ARGS...: run gifview, wait, save its window as NAME.png
   "$bin" --no-cache "$@" 2>/dev/null &
   viewer=$!
   sleep "$wait"
-  win=$(xwininfo -root -tree | awk '/\("gifview" "Gifview"\)/ {print $1; exit}')
-  xwd -id "$win" -silent | convert xwd:- "$out/$name.png"
+  "$shooter" --class Gifview --wait 2000 "$out/$name.png"
   kill "$viewer"
   wait "$viewer" 2>/dev/null || true
   echo "$out/$name.png"

@@ -286,7 +286,7 @@ static int by_value(const void *a, const void *b) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: giflib_bench [-n N] [-m stream|slurp] FILE...\n");
+  fprintf(stderr, "usage: giflib_bench [-n N] [-m stream|slurp] FILE...  (-n 0: one decode, untimed)\n");
   return 2;
 }
 
@@ -295,7 +295,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc) {
       reps = atoi(argv[++i]);
-      if (reps < 1) return usage();
+      if (reps < 0) return usage();
     } else if (!strcmp(argv[i], "-m") && i + 1 < argc) {
       const char *m = argv[++i];
       if (strcmp(m, "stream") && strcmp(m, "slurp")) return usage();
@@ -334,19 +334,22 @@ int main(int argc, char **argv) {
     size_t pixels = (size_t)s.width * s.height;
     s.canvas = malloc(pixels * 4);
     s.saved = calloc(pixels, 4);
-    int failed = 0;
-    for (int r = -1; r < reps && !failed; r++) {
+    int failed = 0, once = reps == 0;
+    for (int r = once ? 0 : -1; r < (once ? 1 : reps) && !failed; r++) {
       s.hashing = r < 0;
       if (s.hashing) s.hash = 0xCBF29CE484222325ull;
       double t0 = seconds();
       failed = slurp ? run_slurp(&s, &src) : run_stream(&s, &src, &row, &row_size);
       double t1 = seconds();
-      if (r >= 0) times[r] = t1 - t0;
+      if (r >= 0 && !once) times[r] = t1 - t0;
       sink += s.check;
     }
     if (failed || s.frames == 0) {
       fprintf(stderr, "giflib_bench: %s: decode failed\n", path);
       status = 1;
+    } else if (once) {
+      const char *name = strrchr(path, '/');
+      printf("%s frames=%d canvas=%dx%d reps=0\n", name ? name + 1 : path, s.frames, s.width, s.height);
     } else {
       qsort(times, reps, sizeof *times, by_value);
       double median = reps % 2 ? times[reps / 2] : (times[reps / 2 - 1] + times[reps / 2]) / 2;

@@ -695,4 +695,8 @@ func runMain() -> Int32 {
   return ok ? 0 : 1
 }
 
+// `windowbench grid …`: the scrolling grid's targets (Grid.swift).
+if CommandLine.arguments.dropFirst().first == "grid" {
+  exit(runGridBench(Array(CommandLine.arguments.dropFirst(2))))
+}
 exit(runMain())

@@ -15,14 +15,98 @@ public final class FrameCache: Sendable {
   public let budgetBytes: Int
   public var frameBytes: Int { screen.width * screen.height * 4 }
 
+  /// Bookkeeping is O(1) per frame for any frame count: the wanted frames are a window
+  /// (head + count, wrapping when all frames are known), the cached ones an array by
+  /// index plus their order of arrival for eviction.
   private struct State {
     var frames: [FrameInfo] = []
     var complete = false
-    var cached: [Int: [UInt32]] = [:]
+    /// By frame index; nil = not cached.
+    var cached: [[UInt32]?] = []
+    var cachedCount = 0
+    /// Cached indices, oldest first, from `orderStart` on (eviction takes the oldest).
+    var order: [Int] = []
+    var orderStart = 0
     var head = 0  // the frame on screen
+    /// The first `ready` frames of the window from `readyFrom` are known to be cached.
+    var ready = 0
+    var readyFrom = 0
     var workerRunning = false
     var closed = false
     var warnings: [GIFWarning] = []
+
+    /// The window's first frame.
+    var start: Int { min(head, max(frames.count - 1, 0)) }
+
+    /// How many frames the window holds.
+    func windowCount(capacity: Int) -> Int {
+      let n = frames.count
+      guard n > 0 else { return 0 }
+      return complete ? min(capacity, n) : min(capacity, n - start)
+    }
+
+    /// The frame at `offset` in the window.
+    func index(at offset: Int) -> Int {
+      let i = start + offset
+      return i < frames.count ? i : i - frames.count
+    }
+
+    /// True when frame `i` is in the window: from the head on, wrapping when all frames
+    /// are known, at most `capacity` of them.
+    func isWanted(_ i: Int, capacity: Int) -> Bool {
+      let n = frames.count
+      guard i >= 0 && i < n else { return false }
+      let offset = i >= start ? i - start : (complete ? i + n - start : n)
+      return offset < windowCount(capacity: capacity)
+    }
+
+    /// Moves `ready` to the window's current start: a step forward keeps what is known.
+    mutating func followHead() {
+      let from = start
+      guard from != readyFrom else { return }
+      let n = frames.count
+      let step = from >= readyFrom ? from - readyFrom : (complete ? from + n - readyFrom : Int.max)
+      ready = step <= ready ? ready - step : 0
+      readyFrom = from
+    }
+
+    /// The first frame of the window not cached yet, nil when all are.
+    mutating func nextTarget(capacity: Int) -> Int? {
+      followHead()
+      let count = windowCount(capacity: capacity)
+      while ready < count {
+        let i = index(at: ready)
+        if cached[i] == nil { return i }
+        ready += 1
+      }
+      return nil
+    }
+
+    /// Caches frame `i` (wanted), evicting frames outside the window, oldest first,
+    /// while over `capacity`.
+    mutating func store(_ canvas: [UInt32], at i: Int, capacity: Int) {
+      if cached[i] == nil {
+        cachedCount += 1
+        order.append(i)
+      }
+      cached[i] = canvas
+      var tries = order.count - orderStart
+      while cachedCount > capacity && tries > 0 {
+        tries -= 1
+        let oldest = order[orderStart]
+        orderStart += 1
+        if isWanted(oldest, capacity: capacity) {
+          order.append(oldest)  // still wanted: it stays, behind the rest
+        } else {
+          cached[oldest] = nil
+          cachedCount -= 1
+        }
+      }
+      if orderStart >= 1024 && orderStart * 2 >= order.count {
+        order.removeFirst(orderStart)
+        orderStart = 0
+      }
+    }
   }
   private let state = Mutex(State())
   /// Owned by the one running worker.
@@ -58,7 +142,10 @@ public final class FrameCache: Sendable {
   public var capacity: Int { max(2, budgetBytes / max(frameBytes, 1)) }
 
   public func append(_ frame: FrameInfo) {
-    state.withLock { $0.frames.append(frame) }
+    state.withLock {
+      $0.frames.append(frame)
+      $0.cached.append(nil)
+    }
     kick()
   }
 
@@ -70,14 +157,17 @@ public final class FrameCache: Sendable {
   public func close() {
     state.withLock {
       $0.closed = true
-      $0.cached.removeAll()
+      $0.cached = [[UInt32]?](repeating: nil, count: $0.frames.count)
+      $0.cachedCount = 0
+      $0.order = []
+      $0.orderStart = 0
     }
   }
 
   /// Pixel-level damage found so far.
   public var warnings: [GIFWarning] { state.withLock { $0.warnings } }
 
-  public var cachedCount: Int { state.withLock { $0.cached.count } }
+  public var cachedCount: Int { state.withLock { $0.cachedCount } }
   public var cachedBytes: Int { cachedCount * frameBytes }
 
   /// Moves the play head; frames behind it may be evicted, frames ahead get rendered.
@@ -92,31 +182,13 @@ public final class FrameCache: Sendable {
 
   /// The composited frame, or nil if it is not rendered yet.
   public func frame(_ index: Int) -> [UInt32]? {
-    state.withLock { $0.cached[index] }
-  }
-
-  /// The indices that should be cached: from the head on, wrapping when all frames are
-  /// known, at most `capacity` of them.
-  private static func wanted(_ s: State, capacity: Int) -> [Int] {
-    let n = s.frames.count
-    guard n > 0 else { return [] }
-    var out: [Int] = []
-    var i = min(s.head, n - 1)
-    while out.count < min(capacity, n) {
-      out.append(i)
-      i += 1
-      if i == n {
-        guard s.complete else { break }
-        i = 0
-      }
-    }
-    return out
+    state.withLock { index >= 0 && index < $0.cached.count ? $0.cached[index] : nil }
   }
 
   private func kick() {
     let start = state.withLock { s -> Bool in
       // Nothing to render (every wanted frame is cached): no thread is woken.
-      if s.workerRunning || s.closed || Self.nextTarget(s, capacity: capacity) == nil { return false }
+      if s.workerRunning || s.closed || s.nextTarget(capacity: capacity) == nil { return false }
       s.workerRunning = true
       return true
     }
@@ -127,19 +199,15 @@ public final class FrameCache: Sendable {
     runWorker()
     state.withLock { $0.workerRunning = false }
     // Something may have arrived between the last check and clearing the flag.
-    let again = state.withLock { s in !s.closed && Self.nextTarget(s, capacity: capacity) != nil }
+    let again = state.withLock { s in !s.closed && s.nextTarget(capacity: capacity) != nil }
     if again { kick() }
-  }
-
-  private static func nextTarget(_ s: State, capacity: Int) -> Int? {
-    wanted(s, capacity: capacity).first { s.cached[$0] == nil }
   }
 
   /// Renders until every wanted frame is cached (or the cache is closed).
   private func runWorker() {
     worker.withLock { w in
       while true {
-        let target = state.withLock { s -> Int? in s.closed ? nil : Self.nextTarget(s, capacity: capacity) }
+        let target = state.withLock { s -> Int? in s.closed ? nil : s.nextTarget(capacity: capacity) }
         guard let target else { return }
         if target < w.nextIndex {
           // Wrapped or moved back: replay from the first frame.
@@ -159,15 +227,9 @@ public final class FrameCache: Sendable {
           let canvas = w.canvas
           let stillWanted = state.withLock { s -> Bool in
             if let warning, !s.warnings.contains(warning) { s.warnings.append(warning) }
-            let keep = Set(Self.wanted(s, capacity: capacity))
-            if keep.contains(index) {
-              s.cached[index] = canvas
-              // Evict what is no longer wanted (behind the head).
-              if s.cached.count > capacity {
-                for k in s.cached.keys where !keep.contains(k) { s.cached[k] = nil }
-              }
-            }
-            return keep.contains(target) && !s.closed
+            if s.closed { return false }
+            if s.isWanted(index, capacity: capacity) { s.store(canvas, at: index, capacity: capacity) }
+            return s.isWanted(target, capacity: capacity)
           }
           onRendered()
           if !stillWanted { break }  // the head moved: pick the next target afresh

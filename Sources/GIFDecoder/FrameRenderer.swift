@@ -1,17 +1,26 @@
-/// Turns images into composited canvases, in order: LZW into a reused index buffer,
-/// then the compositor onto the caller's canvas.
+/// Turns images into composited canvases, in order: LZW into a small reused index
+/// buffer, drained by the compositor onto the caller's canvas as it fills.
 public struct FrameRenderer: Sendable {
   public let screen: ScreenInfo
   public private(set) var compositor: Compositor
   private var lzw = LZWDecoder()
-  private var indices: [UInt8] = []
+  /// Indices per LZW step: small enough to stay in cache between decoder and compositor.
+  private static let chunk = 1 << 13
+  private var indices = [UInt8](repeating: 0, count: chunk + LZWDecoder.slack)
 
   public init(screen: ScreenInfo, format: PixelFormat) {
     self.screen = screen
     self.compositor = Compositor(width: screen.width, height: screen.height, format: format)
   }
 
-  public var pixelCount: Int { screen.width * screen.height }
+  /// A renderer whose canvas holds only `area` of the screen (see `Compositor`).
+  public init(screen: ScreenInfo, format: PixelFormat, area: Rect) {
+    self.screen = screen
+    self.compositor = Compositor(width: screen.width, height: screen.height, format: format, area: area)
+  }
+
+  /// Pixels the canvas must hold (the screen's, unless an area was given).
+  public var pixelCount: Int { compositor.canvasCount }
 
   /// Start a new play: clears `canvas` and the disposal state.
   public mutating func reset(canvas: UnsafeMutableBufferPointer<UInt32>) {
@@ -22,37 +31,36 @@ public struct FrameRenderer: Sendable {
   /// pixel-level damage found, if any.
   @discardableResult
   public mutating func render(_ frame: FrameInfo, canvas: UnsafeMutableBufferPointer<UInt32>) -> GIFWarning? {
+    compositor.begin(frame, canvas: canvas)
     let pixels = frame.width * frame.height
+    guard pixels > 0 else { return nil }
+    lzw.start(minimumCodeSize: frame.lzwMinimumCodeSize)
     var produced = 0
-    var warning: GIFWarning?
-    if pixels > 0 {
-      if indices.count < pixels { indices = [UInt8](repeating: 0, count: pixels) }
-      let result = frame.compressed.withUnsafeBufferPointer { data in
-        indices.withUnsafeMutableBufferPointer { out in
-          lzw.decode(
-            data, minimumCodeSize: frame.lzwMinimumCodeSize,
-            into: UnsafeMutableBufferPointer(rebasing: out[0..<pixels]))
-        }
-      }
-      produced = result.produced
-      switch result.status {
-      case .complete:
-        // An end code before the last pixel: the rest stay untouched, but it is damage.
-        if produced < pixels && frame.dataComplete {
-          warning = GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset)
-        }
-      case .badCode: warning = GIFWarning(.badLZWCode, frame: frame.index, offset: frame.offset)
-      case .notEnoughData:
-        // A cut-short file already carries its "truncated" warning.
-        if frame.dataComplete {
-          warning = GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset)
+    var status = LZWDecoder.Status.complete
+    frame.compressed.withUnsafeBufferPointer { data in
+      indices.withUnsafeMutableBufferPointer { buffer in
+        while produced < pixels {
+          let (n, done) = lzw.step(data, into: buffer, limit: min(Self.chunk, pixels - produced))
+          // Indices past the last pixel are extra data, ignored.
+          let kept = min(n, pixels - produced)
+          compositor.draw(UnsafeBufferPointer(rebasing: buffer[0..<kept]), at: produced, canvas: canvas)
+          produced += kept
+          if let done {
+            status = done
+            break
+          }
         }
       }
     }
-    indices.withUnsafeBufferPointer { idx in
-      compositor.draw(frame, indices: idx, produced: produced, canvas: canvas)
+    if produced >= pixels { return nil }
+    switch status {
+    case .complete, .notEnoughData:
+      // An end code before the last pixel: the rest stay untouched, but it is damage;
+      // a cut-short file already carries its "truncated" warning.
+      return frame.dataComplete ? GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset) : nil
+    case .badCode:
+      return GIFWarning(.badLZWCode, frame: frame.index, offset: frame.offset)
     }
-    return warning
   }
 }
 
@@ -108,7 +116,38 @@ public struct GIFDocument: Sendable {
   public func renderAll(
     format: PixelFormat, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>) throws -> Void
   ) rethrows -> [GIFWarning] {
-    var renderer = FrameRenderer(screen: screen, format: format)
+    try render(FrameRenderer(screen: screen, format: format), body)
+  }
+
+  /// The part of the screen any image draws on (clipped to it): every pixel outside it
+  /// stays transparent in every frame. Empty when no image shows.
+  public var touchedArea: Rect {
+    var area: Rect?
+    for frame in frames {
+      let r = frame.rect.clipped(width: screen.width, height: screen.height)
+      guard !r.isEmpty else { continue }
+      area =
+        area.map {
+          Rect(x0: min($0.x0, r.x0), y0: min($0.y0, r.y0), x1: max($0.x1, r.x1), y1: max($0.y1, r.y1))
+        } ?? r
+    }
+    return area ?? Rect(x0: 0, y0: 0, x1: 0, y1: 0)
+  }
+
+  /// `renderAll` on a canvas of `touchedArea` only, so memory follows what the images
+  /// cover, not the screen: `body` gets that area's pixels row by row (none if empty).
+  @discardableResult
+  public func renderTouched(
+    format: PixelFormat, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>, Rect) throws -> Void
+  ) rethrows -> [GIFWarning] {
+    let area = touchedArea
+    return try render(FrameRenderer(screen: screen, format: format, area: area)) { try body($0, $1, area) }
+  }
+
+  private func render(
+    _ renderer: FrameRenderer, _ body: (FrameInfo, UnsafeBufferPointer<UInt32>) throws -> Void
+  ) rethrows -> [GIFWarning] {
+    var renderer = renderer
     var canvas = [UInt32](repeating: 0, count: renderer.pixelCount)
     var found = warnings
     for frame in frames {

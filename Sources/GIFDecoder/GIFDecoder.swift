@@ -192,7 +192,8 @@ public struct GIFDecoder: Sendable {
 
       case .imageData(var frame):
         state = .done  // as above: `frame.compressed` stays uniquely referenced
-        // Take every complete sub-block that is there in one go.
+        // Take every complete sub-block that is there in one go, into one allocation.
+        if frame.compressed.isEmpty { frame.compressed.reserveCapacity(subBlockBytesAvailable()) }
         var finished = false
         while let block = readSubBlock() {
           if block.isEmpty {
@@ -220,6 +221,19 @@ public struct GIFDecoder: Sendable {
         return .frame(frame)
       }
     }
+  }
+
+  /// The data bytes of the sub-blocks from `pos` that are already in the buffer.
+  private func subBlockBytesAvailable() -> Int {
+    var total = 0
+    var i = pos
+    while i < buffer.count {
+      let n = Int(buffer[i])
+      if n == 0 || i + 1 + n > buffer.count { break }
+      total += n
+      i += 1 + n
+    }
+    return total
   }
 
   /// Reads one data sub-block (length byte + data) and answers the data's range in

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemIO
 
 #if canImport(Glibc)
   import Glibc
@@ -35,7 +36,7 @@ public final class GIFLoader: Sendable {
     let source = source
     let options = options
     let control = control
-    let started = spawnThread {
+    let started = spawnDetachedThread {
       Self.run(
         source, options, emit: { control.deliver($0, to: handler) },
         isCancelled: { control.isCancelled })
@@ -217,27 +218,4 @@ final class RecursiveMutex: @unchecked Sendable {
     defer { pthread_mutex_unlock(mutex) }
     return try body()
   }
-}
-
-private final class ThreadBody {
-  let run: @Sendable () -> Void
-  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
-/// A detached pthread running `body`; false when the system refused one.
-private func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-  let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-  var thread = pthread_t()
-  let rc = pthread_create(
-    &thread, nil,
-    { context in
-      Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-      return nil
-    }, context)
-  guard rc == 0 else {
-    Unmanaged<ThreadBody>.fromOpaque(context).release()
-    return false
-  }
-  pthread_detach(thread)
-  return true
 }

@@ -185,7 +185,7 @@ public struct LoadError: Error, Equatable, CustomStringConvertible, Sendable {
   private var rawDescription: String {
     switch kind {
     case .system(let text): text
-    case .isDirectory: "is a directory"
+    case .isDirectory: "a directory with no GIF files"
     case .emptyInput: "empty input"
     case .tooLarge(let limit): "larger than the \(formatBytes(limit)) limit"
     case .unsupportedURL(let text): text

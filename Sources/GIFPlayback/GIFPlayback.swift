@@ -1,6 +1,7 @@
 import GIFAnimator
 import GIFDecoder
 import GIFLoader
+import SystemIO
 
 /// One source played: its load, decoder, timeline, frame cache and phase, with no X.
 ///
@@ -57,8 +58,18 @@ public final class GIFPlayback {
   /// The index of the frame on show (nil before the first).
   public private(set) var displayedFrame: Int?
   /// The pixels of `displayedFrame`: a `size`-sized canvas of 0xAARRGGBB words with
-  /// alpha 0 or 255.
+  /// alpha 0 or 255 (nil while `needsPixels` is false).
   public private(set) var displayedPixels: [UInt32]?
+  /// False while the host holds a picture of every frame already (a view that keeps
+  /// them on the X server): the timeline moves on and `displayedFrame` follows it, but
+  /// no frame is rendered or handed out, so a loop shown again costs no decoding. Set it
+  /// back to true when the host needs pixels again (it dropped what it kept).
+  public var needsPixels = true {
+    didSet {
+      guard needsPixels != oldValue else { return }
+      if !needsPixels { displayedPixels = nil } else { followHead() }
+    }
+  }
   /// When the spinner first became visible in this load (nil: not yet).
   public private(set) var spinnerShownAt: UInt64?
   private var spinnerDueAt: UInt64 = 0
@@ -322,8 +333,14 @@ public final class GIFPlayback {
   @discardableResult
   private func followHead() -> Bool {
     guard let cache, timeline.frameCount > 0 else { return false }
+    if !needsPixels {
+      guard displayedFrame != timeline.current else { return false }
+      displayedFrame = timeline.current
+      return true
+    }
     cache.setHead(timeline.current)
-    guard displayedFrame != timeline.current, let pixels = cache.frame(timeline.current) else { return false }
+    guard displayedFrame != timeline.current || displayedPixels == nil, let pixels = cache.frame(timeline.current)
+    else { return false }
     displayedFrame = timeline.current
     displayedPixels = pixels
     return true
@@ -349,7 +366,7 @@ public final class GIFPlayback {
       let gen = generation
       let inbox = inbox
       cache = FrameCache(
-        screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes,
+        screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes, spawn: spawnWorker,
         onRendered: { inbox.post(.rendered, generation: gen) })
       return true
     case .frame(let f, let loopCount):
@@ -385,7 +402,7 @@ public final class GIFPlayback {
     case .rendered:
       // Damage found while decoding pixels (a bad LZW code) is a warning too.
       for w in cache?.warnings ?? [] { warn(w.description) }
-      return timeline.frameCount > 0 && displayedFrame != timeline.current
+      return timeline.frameCount > 0 && (displayedFrame != timeline.current || (needsPixels && displayedPixels == nil))
     }
   }
 
@@ -395,6 +412,12 @@ public final class GIFPlayback {
     fadeProgress = nil
     phase = .failed(error)
   }
+}
+
+/// Background work on a thread of its own (the cooperative pool only if the system
+/// refuses one): frames must be rendered ahead however busy the host keeps the pool.
+@Sendable func spawnWorker(_ body: @escaping @Sendable () -> Void) {
+  if !spawnDetachedThread(body) { Task.detached(priority: .userInitiated) { body() } }
 }
 
 extension GIFPlayback.Source {

@@ -36,7 +36,9 @@ public final class WakeUpSignal: Sendable {
     if pollReadable([fileDescriptor], timeoutNS: timeoutNS)[0] { drain() }
   }
 
-  func wake() { pipe.wake() }
+  /// Makes the descriptor readable: background work of the host's own (a reader of
+  /// more sources) wakes the same loop.
+  public func wake() { pipe.wake() }
 }
 
 /// One playback's locked queue (STYLE 2.7): any thread posts, the driving thread takes

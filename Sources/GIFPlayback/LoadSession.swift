@@ -43,7 +43,7 @@ final class LoadSession: Sendable {
     if let loader {
       loader.start { [self] event in self.handle(event) }
     } else if let replay {
-      Task.detached { [self] in
+      spawnWorker { [self] in
         self.handle(.progress(received: replay.count, expected: replay.count))
         self.handle(.data(replay))
         self.handle(.finished)

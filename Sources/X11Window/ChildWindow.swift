@@ -114,6 +114,9 @@ public final class ChildWindow {
     XSync(d, 0)  // the SHM buffer is reused at once
   }
 
+  /// How many frames the server keeps for this window now.
+  public var keptFrameCount: Int { keptFrames.count }
+
   /// Shows kept frame `key` if the server has it; false otherwise.
   public func presentKept(_ key: Int, text: [TextItem] = []) -> Bool {
     guard !connection.isLost, let pixmap = keptFrames[key] else { return false }
@@ -129,7 +132,7 @@ public final class ChildWindow {
 
   /// Frees every kept frame (the view changed: size, scale, background).
   public func dropKeptFrames() {
-    if !connection.isLost {
+    if connection.isUsable {
       for (_, p) in keptFrames { XFreePixmap(connection.display, p.rawValue) }
     }
     keptFrames.removeAll()
@@ -152,7 +155,8 @@ public final class ChildWindow {
     guard !closed else { return }
     closed = true
     dropKeptFrames()
-    if !connection.isLost {
+    font.close()
+    if connection.isUsable {
       surface?.destroy()
       XFreeGC(connection.display, gc)
       XDestroyWindow(connection.display, id.rawValue)

@@ -19,6 +19,8 @@ public struct WindowOptions: Sendable {
   public var fullscreen: Bool
   /// What the server paints where no child draws (0x00RRGGBB), nil: nothing.
   public var backgroundRGB: UInt32?
+  /// The application icon in several sizes (`_NET_WM_ICON`, `WM_HINTS`); empty: none.
+  public var icons: [WindowIcon] = []
 
   /// Options for a window titled `title`.
   public init(
@@ -38,7 +40,7 @@ public struct WindowOptions: Sendable {
 
 /// An application's top-level window and its window-manager properties (DESIGN §5):
 /// WM_CLASS, _NET_WM_PID, the four title properties, WM_DELETE_WINDOW, size hints,
-/// fullscreen. It draws nothing itself: children (`ChildWindow`) do.
+/// fullscreen, the icon, WM_HINTS and WM_CLIENT_MACHINE (WindowIdentity.swift). It draws nothing itself: children (`ChildWindow`) do.
 public final class TopLevelWindow {
   private let connection: X11Connection
   /// The window's XID (the parent for children).
@@ -52,6 +54,8 @@ public final class TopLevelWindow {
   private var wantsFullscreen = false
   private var savedGeometry: (Int, Int)?
   private var closed = false
+  /// The WM_HINTS icon pixmap and mask, freed with the window.
+  var iconPixmapIDs: [Pixmap] = []
 
   /// Creates the window (unmapped) on `connection`.
   public init(connection: X11Connection, options: WindowOptions) {
@@ -77,6 +81,7 @@ public final class TopLevelWindow {
     setClassAndProtocols(options.className)
     setSizeHints(x: options.x, y: options.y, width: width, height: height)
     setTitle(options.title)
+    setIdentity(icons: options.icons, connection: connection)
     if options.fullscreen {
       var state = connection.atom(.netWMStateFullscreen)
       XChangeProperty(d, id.rawValue, connection.atom(.netWMState), XA_ATOM, 32, PropModeReplace, &state, 1)
@@ -111,9 +116,13 @@ public final class TopLevelWindow {
     XSetWMProtocols(d, id.rawValue, &delete, 1)
   }
 
-  private func setSizeHints(x: Int?, y: Int?, width: Int, height: Int) {
+  private func setSizeHints(x: Int?, y: Int?, width: Int, height: Int, gravity: Int32? = nil) {
     guard let hints = XAllocSizeHints() else { return }
     hints.pointee.flags = PMinSize | PSize
+    if let gravity {
+      hints.pointee.flags |= PWinGravity
+      hints.pointee.win_gravity = gravity
+    }
     hints.pointee.min_width = 32
     hints.pointee.min_height = 32
     hints.pointee.width = Int32(width)
@@ -143,6 +152,30 @@ public final class TopLevelWindow {
     setSizeHints(x: nil, y: nil, width: w, height: h)
     XResizeWindow(connection.display, id.rawValue, UInt32(max(w, 1)), UInt32(max(h, 1)))
     XFlush(connection.display)
+  }
+
+  /// Asks for a new client size with the window's centre where it is (switching between
+  /// GIFs of different sizes): the window moves as it resizes, kept on the screen. With a
+  /// window manager the request says StaticGravity, so the position is the client area's
+  /// own and not its frame's.
+  public func resize(width w: Int, height h: Int, keepingCentre: Bool) {
+    guard keepingCentre, !isFullscreen else { return resize(width: w, height: h) }
+    let d = connection.display
+    var x: Int32 = 0
+    var y: Int32 = 0
+    var child: Window = 0
+    XTranslateCoordinates(d, id.rawValue, connection.root, 0, 0, &x, &y, &child)
+    let (w, h) = (max(w, 1), max(h, 1))
+    let screen = connection.screenSize
+    func centred(_ origin: Int32, _ old: Int, _ new: Int, _ room: Int) -> Int {
+      let p = Int(origin) + (old - new) / 2
+      return new <= room ? min(max(p, 0), room - new) : p
+    }
+    let nx = centred(x, width, w, screen.width)
+    let ny = centred(y, height, h, screen.height)
+    setSizeHints(x: nil, y: nil, width: w, height: h, gravity: StaticGravity)
+    XMoveResizeWindow(d, id.rawValue, Int32(nx), Int32(ny), UInt32(w), UInt32(h))
+    XFlush(d)
   }
 
   /// Enters or leaves fullscreen: through the window manager (EWMH), or without one by
@@ -182,6 +215,8 @@ public final class TopLevelWindow {
   public func close() {
     guard !closed else { return }
     closed = true
-    if !connection.isLost { XDestroyWindow(connection.display, id.rawValue) }
+    guard connection.isUsable else { return }
+    for p in iconPixmapIDs { XFreePixmap(connection.display, p) }
+    XDestroyWindow(connection.display, id.rawValue)
   }
 }

@@ -147,6 +147,18 @@ public final class WindowProbe {
     return (0..<Int(count)).map { UInt(children[$0]) }
   }
 
+  /// The children of `w`, bottom to top in stacking order (a grid's tiles and names).
+  public func children(_ w: UInt) -> [UInt] {
+    var rootRet: Window = 0
+    var parent: Window = 0
+    var children: UnsafeMutablePointer<Window>?
+    var count: UInt32 = 0
+    guard XQueryTree(connection.display, Window(w), &rootRet, &parent, &children, &count) != 0, let children
+    else { return [] }
+    defer { XFree(children) }
+    return (0..<Int(count)).map { UInt(children[$0]) }
+  }
+
   /// One pixel of `w` as 0x00RRGGBB with a single 1×1 XGetImage (one round trip), for
   /// polling; nil while it cannot be read (not mapped yet, gone, outside): X errors
   /// from this call are ignored instead of ending the process.
@@ -156,8 +168,10 @@ public final class WindowProbe {
     return UInt32(truncatingIfNeeded: gv_get_pixel(img, 0, 0)) & 0xFF_FFFF
   }
 
-  /// Sends a key press (as XSendEvent; gifview accepts synthetic events).
-  public func sendKey(_ w: UInt, keysym: UInt) {
+  /// Sends a key press (as XSendEvent; gifview accepts synthetic events), with Shift
+  /// held when the keysym is on the key's shifted level, plus `state` (e.g. `lockMask`,
+  /// `controlMask`, `group2` for the second XKB layout).
+  public func sendKey(_ w: UInt, keysym: UInt, state: UInt32 = 0) {
     let d = connection.display
     var e = XEvent()
     e.xkey.type = KeyPress
@@ -165,10 +179,24 @@ public final class WindowProbe {
     e.xkey.window = w
     e.xkey.root = connection.root
     e.xkey.same_screen = 1
-    e.xkey.keycode = UInt32(XKeysymToKeycode(d, KeySym(keysym)))
+    let code = XKeysymToKeycode(d, KeySym(keysym))
+    e.xkey.keycode = UInt32(code)
+    e.xkey.state = state
+    if XkbKeycodeToKeysym(d, code, 0, 0) != keysym && XkbKeycodeToKeysym(d, code, 0, 1) == keysym {
+      e.xkey.state |= UInt32(ShiftMask)
+    }
     XSendEvent(d, w, 1, KeyPressMask, &e)
     XFlush(d)
   }
+
+  /// Caps Lock held (LockMask).
+  public static let lockMask = UInt32(LockMask)
+  /// Control held.
+  public static let controlMask = UInt32(ControlMask)
+  /// Shift held.
+  public static let shiftMask = UInt32(ShiftMask)
+  /// The second XKB group (layout) active.
+  public static let group2: UInt32 = 1 << 13
 
   /// Common keysyms, so tests need not import Xlib.
   public static let keyQ: UInt = 0x71, keySpace: UInt = 0x20, keyPeriod: UInt = 0x2e, keyR: UInt = 0x72
@@ -176,12 +204,36 @@ public final class WindowProbe {
   public static let keyEscape: UInt = 0xff1b, keyB: UInt = 0x62, keyI: UInt = 0x69
   /// More keysyms.
   public static let keyN: UInt = 0x6e, keyP: UInt = 0x70, keyF: UInt = 0x66, keyW: UInt = 0x77, key0: UInt = 0x30
+  /// More keysyms.
+  public static let keyS: UInt = 0x73
 
-  /// Sends a mouse button press at (x, y) (1 left, 4/5 wheel).
+  /// Sends a click: a press and a release of `button` at (x, y) (1 left, 4/5 wheel).
   public func sendButton(_ w: UInt, button: UInt32, x: Int = 1, y: Int = 1) {
+    sendButtonEvent(w, type: ButtonPress, button: button, x: x, y: y)
+    sendButtonEvent(w, type: ButtonRelease, button: button, x: x, y: y)
+  }
+
+  /// Drags with the left button from one point to another (press, motion, release).
+  public func sendDrag(_ w: UInt, from: (x: Int, y: Int), to: (x: Int, y: Int)) {
+    sendButtonEvent(w, type: ButtonPress, button: 1, x: from.x, y: from.y)
     let d = connection.display
     var e = XEvent()
-    e.xbutton.type = ButtonPress
+    e.xmotion.type = MotionNotify
+    e.xmotion.display = d
+    e.xmotion.window = w
+    e.xmotion.root = connection.root
+    e.xmotion.same_screen = 1
+    e.xmotion.state = UInt32(Button1Mask)
+    e.xmotion.x = Int32(to.x)
+    e.xmotion.y = Int32(to.y)
+    XSendEvent(d, w, 1, Button1MotionMask, &e)
+    sendButtonEvent(w, type: ButtonRelease, button: 1, x: to.x, y: to.y)
+  }
+
+  private func sendButtonEvent(_ w: UInt, type: Int32, button: UInt32, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xbutton.type = type
     e.xbutton.display = d
     e.xbutton.window = w
     e.xbutton.root = connection.root
@@ -189,7 +241,39 @@ public final class WindowProbe {
     e.xbutton.button = button
     e.xbutton.x = Int32(x)
     e.xbutton.y = Int32(y)
-    XSendEvent(d, w, 1, ButtonPressMask, &e)
+    XSendEvent(d, w, 1, type == ButtonPress ? ButtonPressMask : ButtonReleaseMask, &e)
+    XFlush(d)
+  }
+
+  /// Sends a button release (the end of a click or a drag).
+  public func sendButtonRelease(_ w: UInt, button: UInt32, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xbutton.type = ButtonRelease
+    e.xbutton.display = d
+    e.xbutton.window = w
+    e.xbutton.root = connection.root
+    e.xbutton.same_screen = 1
+    e.xbutton.button = button
+    e.xbutton.x = Int32(x)
+    e.xbutton.y = Int32(y)
+    XSendEvent(d, w, 1, ButtonReleaseMask, &e)
+    XFlush(d)
+  }
+
+  /// Sends pointer motion with button 1 held (a drag) to (x, y).
+  public func sendDrag(_ w: UInt, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xmotion.type = MotionNotify
+    e.xmotion.display = d
+    e.xmotion.window = w
+    e.xmotion.root = connection.root
+    e.xmotion.same_screen = 1
+    e.xmotion.state = UInt32(Button1Mask)
+    e.xmotion.x = Int32(x)
+    e.xmotion.y = Int32(y)
+    XSendEvent(d, w, 1, Button1MotionMask, &e)
     XFlush(d)
   }
 
@@ -204,6 +288,21 @@ public final class WindowProbe {
     e.xclient.data.l.0 = Int(connection.atom(.wmDeleteWindow))
     XSendEvent(d, w, 0, 0, &e)
     XFlush(d)
+  }
+
+  /// The window's top-left corner on the screen (root coordinates).
+  public func position(_ w: UInt) -> (x: Int, y: Int) {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    var child: Window = 0
+    XTranslateCoordinates(connection.display, w, connection.root, 0, 0, &x, &y, &child)
+    return (Int(x), Int(y))
+  }
+
+  /// Moves another client's window, as a user dragging it would (without a window manager).
+  public func move(_ w: UInt, x: Int, y: Int) {
+    XMoveWindow(connection.display, w, Int32(x), Int32(y))
+    XSync(connection.display, 0)
   }
 
   /// Resizes another client's window, as a window manager would.

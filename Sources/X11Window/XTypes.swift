@@ -32,6 +32,7 @@ enum AtomName: String, CaseIterable {
   case netWMName = "_NET_WM_NAME"
   case netWMIconName = "_NET_WM_ICON_NAME"
   case netWMPID = "_NET_WM_PID"
+  case netWMIcon = "_NET_WM_ICON"
   case netWMState = "_NET_WM_STATE"
   case netWMStateFullscreen = "_NET_WM_STATE_FULLSCREEN"
   case netSupportingWMCheck = "_NET_SUPPORTING_WM_CHECK"

@@ -1,6 +1,7 @@
 import GIFDecoder
 import GIFLoader
 import GIFView
+import PNGCodec
 
 #if canImport(Glibc)
   import Glibc
@@ -33,7 +34,7 @@ struct Headless {
       switch options.mode {
       case .info:
         // Damage that still allows display is in "warnings"; the source was processed.
-        let warnings = document.renderAll(format: .rgba) { _, _ in }
+        let warnings = document.renderTouched(format: .rgba) { _, _, _ in }
         infos.append(info(source.name, document, warnings))
       case .frames(let dir):
         do {
@@ -44,7 +45,7 @@ struct Headless {
           failed = true
         } catch {}
       case .check:
-        let warnings = document.renderAll(format: .rgba) { _, _ in }
+        let warnings = document.renderTouched(format: .rgba) { _, _, _ in }
         if warnings.isEmpty {
           print("\(name): ok, \(document.frames.count) frames")
         } else {
@@ -90,34 +91,99 @@ struct Headless {
 
   struct FrameWriteError: Error { var message: String }
 
-  /// One PAM per image: `DIR/frame-0000.pam`…; with several sources, `DIR/N-frame-0000.pam`.
+  /// One PAM (or PNG, `--format png`) per image: `DIR/frame-0000.pam`…; with several
+  /// sources, `DIR/N-frame-0000.pam`.
   func writeFrames(_ doc: GIFDocument, to dir: String, multiple: Bool, index: Int) throws -> [GIFWarning] {
     if mkdir(dir, 0o755) != 0 && errno != EEXIST {
       throw FrameWriteError(message: "cannot create \(dir): \(String(cString: strerror(errno)))")
     }
+    if options.frameFormat == .png { return try writePNGFrames(doc, to: dir, multiple: multiple, index: index) }
     let digits = max(4, String(max(doc.frames.count - 1, 0)).count)
     let header = Array(
       "P7\nWIDTH \(doc.screen.width)\nHEIGHT \(doc.screen.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
         .utf8)
-    var bytes = [UInt8](repeating: 0, count: doc.screen.width * doc.screen.height * 4)
-    return try doc.renderAll(format: .rgba) { frame, canvas in
-      // Straight alpha; fully transparent pixels are written as 0,0,0,0.
-      bytes.withUnsafeMutableBytes { raw in
-        let out = raw.bindMemory(to: UInt32.self)
-        for i in 0..<canvas.count {
-          let p = canvas[i]
-          out[i] = p >> 24 == 0 ? 0 : p
-        }
-      }
+    let width = doc.screen.width
+    // Only the area images touch is composited; the rest of each row is written as
+    // transparent zeros, a bounded buffer at a time (a huge, mostly empty screen costs
+    // output bytes, not memory).
+    var buffer = [UInt32](repeating: 0, count: max(width, 1 << 18))
+    return try doc.renderTouched(format: .rgba) { frame, canvas, area in
       let number = String(frame.index)
       let name =
         (multiple ? "\(index)-" : "") + "frame-" + String(repeating: "0", count: digits - number.count) + number
       let path = dir + "/" + name + ".pam"
-      guard writeFile(path, [header, bytes]) else {
+      var failure: FrameWriteError {
+        FrameWriteError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+      }
+      let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw failure }
+      defer { close(fd) }
+      guard header.withUnsafeBytes({ writeAll(fd, $0) }) else { throw failure }
+      let rowsPerWrite = buffer.count / width
+      var y = 0
+      while y < doc.screen.height {
+        let rows = min(rowsPerWrite, doc.screen.height - y)
+        buffer.withUnsafeMutableBufferPointer { out in
+          out.update(repeating: 0)
+          for row in max(y, area.y0)..<max(min(y + rows, area.y1), max(y, area.y0)) {
+            // Straight alpha; fully transparent pixels are written as 0,0,0,0.
+            let from = (row - area.y0) * area.width
+            let to = (row - y) * width + area.x0
+            for x in 0..<area.width {
+              let p = canvas[from + x]
+              out[to + x] = p >> 24 == 0 ? 0 : p
+            }
+          }
+        }
+        let ok = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<(rows * width * 4)])) }
+        guard ok else { throw failure }
+        y += rows
+      }
+    }
+  }
+}
+
+extension Headless {
+  /// `--format png`: each composited canvas as a PNG (straight alpha, transparent pixels
+  /// 0,0,0,0, as in the PAM files).
+  private func writePNGFrames(_ doc: GIFDocument, to dir: String, multiple: Bool, index: Int) throws -> [GIFWarning] {
+    let (width, height) = (doc.screen.width, doc.screen.height)
+    var full = [UInt32](repeating: 0, count: width * height)
+    return try doc.renderTouched(format: .rgba) { frame, canvas, area in
+      let name = (multiple ? "\(index)-" : "") + "frame-" + frameNumber(frame.index, of: doc.frames.count)
+      let path = dir + "/" + name + ".png"
+      // The canvas outside the touched area is transparent.
+      // `.rgba` words are R, G, B, A in memory; a pixel of alpha 0 is written as 0,0,0,0.
+      for row in area.y0..<area.y1 {
+        for x in 0..<area.width {
+          let p = canvas[(row - area.y0) * area.width + x]
+          full[row * width + area.x0 + x] = p >> 24 == 0 ? 0 : p
+        }
+      }
+      let png: [UInt8]
+      do {
+        let rgba = full.withUnsafeBytes { Array($0) }
+        png = try PNG.encode(PNG.Image(width: width, height: height, rgba: rgba))
+      } catch {
+        throw FrameWriteError(message: "cannot write \(path): \(error)")
+      }
+      guard writeFile(path, [png]) else {
         throw FrameWriteError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
       }
     }
   }
+}
+
+/// Writes all of `bytes` to `fd`, retrying after signals.
+func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
+  var done = 0
+  while done < raw.count {
+    let n = write(fd, raw.baseAddress! + done, raw.count - done)
+    if n < 0 && errno == EINTR { continue }
+    guard n > 0 else { return false }
+    done += n
+  }
+  return true
 }
 
 func writeFile(_ path: String, _ parts: [[UInt8]]) -> Bool {

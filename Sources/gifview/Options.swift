@@ -25,9 +25,21 @@ struct Options {
   var maxInput = 1 << 30
   var noCache = false
   var grid = false
+  /// The grid's tile size (`--tile WxH`).
+  var tile = (width: 320, height: 240)
+  var recursive = false
   var list: String?
+  /// `--frames` output: `pam` (DESIGN §4) or `png`.
+  var frameFormat = FrameFormat.pam
+  enum FrameFormat: String { case pam, png }
 
   struct UsageError: Error { var message: String }
+
+  /// The mode is `--frames DIR`.
+  var writesFrames: Bool {
+    if case .frames = mode { return true }
+    return false
+  }
 
   /// The largest `--timeout`, in seconds (one week).
   static let maxTimeout = 7.0 * 24 * 3600
@@ -37,6 +49,7 @@ struct Options {
     var o = Options()
     var i = 0
     var onlySources = false
+    var formatGiven = false
     func value(_ name: String) throws(UsageError) -> String {
       i += 1
       guard i < args.count else { throw UsageError(message: "option '\(name)' needs a value") }
@@ -66,6 +79,13 @@ struct Options {
       case "--info": o.mode = .info
       case "--frames": o.mode = .frames(try val())
       case "--check": o.mode = .check
+      case "--format":
+        let f = try val()
+        guard let format = FrameFormat(rawValue: f) else {
+          throw UsageError(message: "bad format '\(f)' (want png or pam)")
+        }
+        o.frameFormat = format
+        formatGiven = true
       case "--display", "-d": o.display = try val()
       case "--geometry", "-g":
         let g = try val()
@@ -112,11 +132,18 @@ struct Options {
       case "--max-input": o.maxInput = try positive(try val(), "size")
       case "--no-cache": o.noCache = true
       case "--grid": o.grid = true
+      case "--tile":
+        let t = try val()
+        guard let g = parseGeometry(t), g.x == nil, g.width >= 16, g.height >= 16, g.width <= 4096, g.height <= 4096
+        else { throw UsageError(message: "bad tile size '\(t)' (want WxH, 16 to 4096 each)") }
+        o.tile = (g.width, g.height)
+      case "-r", "--recursive": o.recursive = true
       case "--list": o.list = try val()
       default: throw UsageError(message: "unknown option '\(arg)'")
       }
       i += 1
     }
+    if formatGiven && !o.writesFrames { throw UsageError(message: "option '--format' goes with --frames") }
     return o
   }
 }
@@ -149,7 +176,8 @@ func parseColor(_ s: String) -> (UInt8, UInt8, UInt8)? {
 
 let usage =
   usageHead + "\n  Keys:\n" + keyTableLines(indent: "    ").joined(separator: "\n")
-  + "\n    Mouse: " + mouseHelp.joined(separator: ", ") + "\n\n  Exit status: 0 ok, 1 a source failed, 2 usage error."
+  + "\n    Mouse: " + mouseHelp.map { "\($0.action): \($0.help)" }.joined(separator: ", ")
+  + "\n\n  Exit status: 0 ok, 1 a source failed, 2 usage error."
 
 private let usageHead = """
   usage: gifview [OPTIONS] [SOURCE ...]
@@ -158,22 +186,25 @@ private let usageHead = """
   Headless modes (no display is opened):
     --info            print JSON about each source
     --frames DIR      write each composited frame to DIR/frame-NNNN.pam
+    --format pam|png  the file format of --frames (default pam)
     --check           decode every frame; exit 1 if any source is damaged
 
   Window options:
-    --display NAME    X display (default $DISPLAY)
-    --geometry WxH[+X+Y]
+    -d, --display NAME   X display (default $DISPLAY)
+    -g, --geometry WxH[+X+Y]   window size and position
     --fit | --fill | --actual   scale to fit (default), fill, or 1:1
     --background checker|#RRGGBB   what shows through transparency
     --fullscreen      start fullscreen
     --paused          start paused
-    --speed X         playback speed factor (default 1)
+    --speed X         playback speed factor, 0.05 to 20 (default 1)
     --loop N|forever  play N times, or forever (default: as the file says)
     --exact-delays    play 0–1 cs delays as stored (default: 100 ms like browsers)
     --no-shm          draw with XPutImage instead of MIT-SHM
     --no-fade         no cross-fade from the spinner to the first frame
-    --list FILE|-     read more sources, one a line
-    --grid            play every source at once, in a grid
+    --list FILE|-     read more sources, one a line (from a pipe: added as they arrive)
+    --grid            a scrolling grid of tiles (Enter opens one, Escape goes back)
+    --tile WxH        the grid's tile size (default 320x240)
+    -r, --recursive   a directory stands for the GIFs under it, not only in it
 
   Network:
     --timeout SECONDS whole-transfer limit
@@ -184,5 +215,6 @@ private let usageHead = """
 
     -h, --help        this text
     -V, --version     print the version
+    --                every later argument is a SOURCE
 
   """

@@ -10,10 +10,16 @@ extension Viewer {
     var o = WindowOptions(
       title: title, width: 320, height: 240, fullscreen: settings.fullscreen,
       backgroundRGB: isGrid ? 0x1A1B1D : nil)
+    o.icons = appIcons()
     if let g = settings.geometry {
       (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
     } else if isGrid {
-      (o.width, o.height) = (800, 600)
+      // Three columns and three rows of tiles, within 90 % of the screen.
+      let g = GridLayout(
+        tileWidth: settings.tile.width, tileHeight: settings.tile.height, viewportWidth: 1, viewportHeight: 1, count: 0)
+      let s = connection.screenSize
+      o.width = min(3 * (g.tileWidth + g.gap) + g.gap + GridScreen.scrollBarWidth, s.width * 9 / 10)
+      o.height = min(3 * g.rowPitch + g.gap, s.height * 9 / 10)
     }
     return o
   }
@@ -35,13 +41,15 @@ extension Viewer {
     else { return }
     sizedForImage = true
     let (w, h) = windowSize(forImage: size.width, size.height)
-    if w != top.width || h != top.height { top.resize(width: w, height: h) }
+    if w != top.width || h != top.height { top.resize(width: w, height: h, keepingCentre: keepsCentre) }
   }
 
   /// For a local file the size is read from its header before the window maps, so the
   /// window never jumps.
   func presizeFromLocalHeader() {
-    guard settings.geometry == nil, !isGrid, let path = sources[active].loaderSource?.pathBytes else { return }
+    guard settings.geometry == nil, !isGrid, sources.indices.contains(active),
+      let path = sources[active].loaderSource?.pathBytes
+    else { return }
     // Regular files only: a pipe or FIFO (`gifview <(curl …)`) must be left to the loader
     // alone, and must not block the UI thread.
     let fd = (path + [0]).withUnsafeBufferPointer { b in

@@ -14,23 +14,32 @@ struct ViewerSettings {
   var geometry: (width: Int, height: Int, x: Int?, y: Int?)?
   var fullscreen = false
   var display: String?
-  /// Every source at once, in a grid of tiles.
+  /// Start in the grid of tiles.
   var grid = false
+  /// The grid's tile (picture) size.
+  var tile = (width: 320, height: 240)
   var playback = GIFPlayback.Options()
 }
 
 /// The application's window: one top-level window holding one GIFView (single view,
-/// `n`/`p` between sources) or one per source (the grid). It owns the messages on
-/// stderr and the exit status; the component below it does neither.
+/// `n`/`p` between sources) or the scrolling grid of tiles (`GridScreen`). It owns the
+/// messages on stderr and the exit status; the component below it does neither.
 final class Viewer {
-  let sources: [GIFPlayback.Source]
+  /// The sources; a streamed `--list -` appends to them while the window is open.
+  private(set) var sources: [GIFPlayback.Source]
   let settings: ViewerSettings
-  let wakeUp = WakeUpSignal()
+  let wakeUp: WakeUpSignal
   private(set) var active = 0
-  /// One playback per source, made when the source is first shown.
-  private var playbacks: [GIFPlayback?]
-  /// The last load of a source failed with nothing to show: the exit status is 1.
-  private var failed: [Bool]
+  /// The single view's playback, made when its source is shown.
+  private var playbacks: [Int: GIFPlayback] = [:]
+  /// Sources whose last load failed with nothing to show: the exit status is 1.
+  private var failed: Set<Int> = []
+  /// Sources that arrive while the window is open (`--list -` from a pipe).
+  private let incoming: IncomingSources?
+  /// The grid, while it is shown or was (it keeps its scroll offset and selection).
+  private var grid: GridScreen?
+  /// The single view was opened from the grid: Escape goes back there.
+  private var openedFromGrid = false
 
   var connection: X11Connection!
   var top: TopLevelWindow!
@@ -41,23 +50,41 @@ final class Viewer {
   var background: Background
   var showInfo = false
   var showHelp = false
+  /// `s` was pressed while the shown frame's pixels were not at hand.
+  var pendingSave = false
+  /// A left-button press in progress: a drag pans, a press without moving is a click.
+  private struct Drag {
+    var startX: Int
+    var startY: Int
+    var startPan: (x: Int, y: Int)
+    var moved: Bool
+  }
+  private var drag: Drag?
   var sizedForImage = false
+  /// The next fit to the image keeps the window's centre (after `n`/`p`).
+  var keepsCentre = false
   var quit = false
 
-  init(sources: [GIFPlayback.Source], settings: ViewerSettings) {
-    precondition(!sources.isEmpty)
+  init(
+    sources: [GIFPlayback.Source], settings: ViewerSettings, wakeUp: WakeUpSignal = WakeUpSignal(),
+    incoming: IncomingSources? = nil
+  ) {
+    precondition(!sources.isEmpty || incoming != nil)
     self.sources = sources
+    self.wakeUp = wakeUp
     self.settings = settings
-    self.playbacks = sources.map { _ in nil }
-    self.failed = sources.map { _ in false }
+    self.incoming = incoming
     self.contentMode = settings.contentMode
     self.background = settings.background
+    self.isGrid = settings.grid
   }
 
-  var isGrid: Bool { settings.grid && sources.count > 1 }
+  /// The grid is on screen (else the single view).
+  private(set) var isGrid: Bool
 
   var title: String {
-    isGrid ? "\(sources.count) GIFs — gifview" : "\(sources[active].displayName) — gifview"
+    if isGrid { return sources.count == 1 ? "1 GIF — gifview" : "\(sources.count) GIFs — gifview" }
+    return sources.indices.contains(active) ? "\(sources[active].displayName) — gifview" : "gifview"
   }
 
   /// Opens the window, plays, and returns the exit status when the window closes:
@@ -75,14 +102,21 @@ final class Viewer {
     // Sources shown later (`n`) are loaded then; a local file that cannot be opened is
     // reported now, so the exit status and the message do not depend on visiting it.
     for (i, s) in sources.enumerated() where !isGrid && i != active {
-      guard let path = s.loaderSource?.pathBytes, (path + [0]).withUnsafeBufferPointer({ b in
-        b.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, R_OK) != 0 }
-      }) else { continue }
-      failed[i] = true
+      guard let path = s.loaderSource?.pathBytes,
+        (path + [0]).withUnsafeBufferPointer({ b in
+          b.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, R_OK) != 0 }
+        })
+      else { continue }
+      failed.insert(i)
       writeStderrLine("gifview: error: \(s.description): \(String(cString: strerror(errno)))")
     }
     presizeFromLocalHeader()
-    makeViews()
+    if isGrid {
+      grid = GridScreen(viewer: self)
+      grid?.activate()
+    } else {
+      makeViews()
+    }
     top.map()
     var status: Int32 = 0
     do {
@@ -91,95 +125,101 @@ final class Viewer {
       writeStderrLine("gifview: error: \(error.description)")
       status = 1
     }
-    for p in playbacks { p?.stop() }
+    for p in playbacks.values { p.stop() }
+    incoming?.stop()
     if !connection.isLost {
+      grid?.deactivate()
       views.removeAll()
       runLoop.views = []
       top.close()
     }
     connection.close()
-    return status == 0 && failed.contains(true) ? 1 : status
+    return status == 0 && !failed.isEmpty ? 1 : status
   }
 
   // MARK: - Playbacks and views
 
-  /// The playback of source `i`, made (and started) on first use.
+  /// The single view's playback of source `i`, made (and started) on first use.
   func playback(_ i: Int) -> GIFPlayback {
     if let p = playbacks[i] { return p }
-    var options = settings.playback
-    if isGrid { options.frameBudgetBytes /= sources.count }
+    let p = makePlayback(i, options: settings.playback)
+    playbacks[i] = p
+    return p
+  }
+
+  /// A playback of source `i` (it starts loading) whose messages and failures this
+  /// viewer reports.
+  func makePlayback(_ i: Int, options: GIFPlayback.Options) -> GIFPlayback {
     let p = GIFPlayback(source: sources[i], options: options, wakeUp: wakeUp)
     p.onPhaseChange = { [unowned self] phase in phaseChanged(i, phase) }
-    // `unowned p`: the playback owns this closure (a strong capture leaked every playback).
-    p.onWarning = { [unowned p] w in writeStderrLine("gifview: warning: \(p.source.description): \(w)") }
-    playbacks[i] = p
+    let name = sources[i].description  // not `p`: the playback must not keep itself alive
+    p.onWarning = { w in writeStderrLine("gifview: warning: \(name): \(w)") }
     return p
   }
 
   private func phaseChanged(_ i: Int, _ phase: GIFPlayback.Phase) {
     switch phase {
     case .failed(let error):
-      failed[i] = true
-      writeStderrLine("gifview: error: \(sources[i].description): \(error.message)")
+      failed.insert(i)
+      var message = error.message
+      // A pipe of names instead of a picture: say how to read them.
+      if sources[i] == .standardInput, error.kind == .notAGIF { message += " (for a list of sources, use --list -)" }
+      writeStderrLine("gifview: error: \(sources[i].description): \(message)")
       // A window sized for a tiny image is too small for the card: make it readable.
       if !isGrid, settings.geometry == nil, !settings.fullscreen, top.width < 320 || top.height < 240 {
         top.resize(width: max(top.width, 320), height: max(top.height, 240))
       }
-    case .playing: failed[i] = false
+    case .playing: failed.remove(i)
     case .loading: break
     }
   }
 
-  /// Indices of the sources on screen.
-  var visibleSources: [Int] { isGrid ? Array(sources.indices) : [active] }
-
   private func makeViews() {
-    views = visibleSources.map { i in
-      let v = GIFView(
-        playback: playback(i), connection: connection, parent: top.id, x: 0, y: 0, width: top.width,
-        height: top.height, useSHM: settings.useSHM)
-      v.contentMode = isGrid ? .fit : contentMode
-      v.background = background
-      v.failureHint = isGrid ? nil : "r: retry   q: quit"
-      if isGrid { v.keptFramesBudgetBytes /= sources.count }
-      return v
-    }
+    guard sources.indices.contains(active) else { return }
+    let v = GIFView(
+      playback: playback(active), connection: connection, parent: top.id, x: 0, y: 0, width: top.width,
+      height: top.height, useSHM: settings.useSHM)
+    v.contentMode = contentMode
+    v.background = background
+    v.failureHint = openedFromGrid ? "r: retry   Escape: back" : "r: retry   q: quit"
+    views = [v]
     runLoop.views = views
     layoutViews()
-    for v in views { v.show() }
+    v.show()
   }
 
-  /// Single view: the whole window. Grid: tiles in rows, images never enlarged.
+  /// The single view fills the window; the grid lays out its tiles.
   func layoutViews() {
-    guard isGrid else {
-      views.first?.setFrame(x: 0, y: 0, width: top.width, height: top.height)
-      return
-    }
-    let tiles = Tile.grid(count: views.count, width: top.width, height: top.height)
-    for (v, t) in zip(views, tiles) {
-      v.setFrame(x: t.x0, y: t.y0, width: max(t.width, 1), height: max(t.height, 1))
-      if let size = v.playback.size {
-        let fit = ContentMode.fit.scale(
-          imageWidth: size.width, imageHeight: size.height, windowWidth: t.width, windowHeight: t.height)
-        v.scale = min(1, fit)
+    if isGrid { return grid?.relayout() ?? () }
+    views.first?.setFrame(x: 0, y: 0, width: top.width, height: top.height)
+  }
+
+  /// Runs after the views drew, once a turn: takes sources that arrived, sizes the
+  /// window to the image once it is known, runs the grid's queue, keeps the overlay current.
+  private func afterUpdate() -> UInt64? {
+    if pendingSave, views.first?.playback.displayedPixels != nil { saveShownFrame() }
+    if let more = incoming?.take(), !more.isEmpty {
+      let wasEmpty = sources.isEmpty
+      sources += more
+      top.setTitle(title)
+      if isGrid {
+        grid?.relayout()
+      } else if wasEmpty {
+        makeViews()
       }
     }
-  }
-
-  /// Runs after the views drew, once a turn: sizes the window to the image once it is
-  /// known, keeps grid scales and the overlay current.
-  private func afterUpdate() -> UInt64? {
     if !isGrid {
       fitWindowToImage()
     } else {
-      for v in views where v.scale == nil && v.playback.size != nil { layoutViews() }
+      grid?.afterUpdate()
+      views = grid?.views ?? []
     }
     for v in views {
       var overlay: [TextItem] = []
       if showInfo && !isGrid && v.playback.phase == .playing { overlay.append(TextItem(infoLines(v), x: 8, y: 8)) }
       if showHelp && v === views.first {
         let (w, h) = isGrid ? (top.width, top.height) : (v.frame.width, v.frame.height)
-        overlay.append(TextItem(helpLines, x: w / 2, y: h / 2, anchor: .center))
+        overlay.append(TextItem(helpLines(height: h), x: w / 2, y: h / 2, anchor: .center))
       }
       if overlay.map(\.lines) != v.overlay.map(\.lines) { v.overlay = overlay }
     }
@@ -189,13 +229,38 @@ final class Viewer {
   // MARK: - Events
 
   private func handle(_ event: WindowEvent, for window: XWindowID) -> Bool {
-    guard window == top.id else { return true }
+    guard window == top.id else {
+      if event == .expose { grid?.handleExpose(window) }
+      return true
+    }
     switch event {
     case .configured(let w, let h):
       if top.noteConfigured(width: w, height: h) { layoutViews() }
     case .closeRequested: quit = true
-    case .key(let key): if let c = command(for: key) { perform(c) }
-    case .button(let b, _, _): if let c = command(forButton: b) { perform(c) }
+    case .key(let key, let modifiers):
+      if let c = command(for: key, modifiers: modifiers, inGrid: isGrid, fromGrid: openedFromGrid) { perform(c) }
+    case .button(let b, let x, let y, _):
+      if isGrid, let grid, grid.handleButton(b, x: x, y: y, now: monotonicNS()) { break }
+      switch b {
+      case 1: drag = Drag(startX: x, startY: y, startPan: views.first?.panOffset ?? (0, 0), moved: false)
+      case 4: zoom(at: x, y) { min($0 * 1.25, 32) }
+      case 5: zoom(at: x, y) { max($0 / 1.25, 1.0 / 32) }
+      default: break
+      }
+    case .dragged(let x, let y):
+      if isGrid {
+        grid?.handleDrag(y: y)
+        break
+      }
+      guard var d = drag, let v = views.first else { break }
+      // A click that wobbles a pixel or two is still a click.
+      if abs(x - d.startX) > 3 || abs(y - d.startY) > 3 { d.moved = true }
+      if d.moved { v.panOffset = (d.startPan.x + x - d.startX, d.startPan.y + y - d.startY) }
+      drag = d
+    case .buttonReleased(let b, _, _):
+      grid?.handleRelease()
+      if b == 1, drag?.moved == false, !isGrid { perform(.togglePlay) }
+      if b == 1 { drag = nil }
     case .expose, .mapped: break
     }
     return !quit
@@ -203,6 +268,7 @@ final class Viewer {
 
   func perform(_ command: Command) {
     let shown = views.map(\.playback)
+    defer { for v in views { v.setNeedsDisplay() } }
     switch command {
     case .togglePlay: for p in shown { p.togglePause() }
     case .step(let d): for p in shown { p.step(by: d) }
@@ -213,12 +279,20 @@ final class Viewer {
     case .normalSpeed: for p in shown { p.speed = 1 }
     case .zoomIn: zoom { min($0 * 1.25, 32) }
     case .zoomOut: zoom { max($0 / 1.25, 1.0 / 32) }
-    case .actualSize: zoom { _ in 1 }
+    case .actualSize:
+      zoom { _ in 1 }
+      views.first?.panOffset = (0, 0)
+    case .pan(let dx, let dy):
+      guard !isGrid, let v = views.first else { break }
+      // The image moves the other way: `l` shows more of its right side.
+      let p = v.panOffset
+      v.panOffset = (p.x - dx * max(v.frame.width / 8, 1), p.y - dy * max(v.frame.height / 8, 1))
     case .fit:
       contentMode = .fit
       for v in views where !isGrid {
         v.scale = nil
         v.contentMode = .fit
+        v.panOffset = (0, 0)
       }
     case .toggleFullscreen: top.setFullscreen(!top.isFullscreen)
     case .toggleInfo: showInfo.toggle()
@@ -227,19 +301,70 @@ final class Viewer {
       background = background == .checker ? settings.solidBackground : .checker
       for v in views { v.background = background }
     case .reload: for p in shown where p.canReload { p.reload() }
+    case .saveFrame: saveShownFrame()
     case .nextSource, .previousSource: switchSource(by: command == .nextSource ? 1 : sources.count - 1)
+    case .toggleGrid:
+      if isGrid {
+        if let focus = grid?.focus, !sources.isEmpty { openFromGrid(focus) }
+      } else if sources.count > 1 || openedFromGrid {
+        backToGrid()
+      }
+    case .backToGrid: backToGrid()
+    case .select(let move): grid?.move(move)
+    case .openTile: if let focus = grid?.focus, isGrid { openFromGrid(focus) }
     case .quit: quit = true
     }
-    for v in views { v.setNeedsDisplay() }
   }
 
-  private var helpLines: [String] {
-    ["Keys"] + keyTableLines() + [""] + mouseHelp + ["", "? closes this"]
+  /// Enter or a double-click in the grid: source `i` in the single view.
+  func openFromGrid(_ i: Int) {
+    guard isGrid, sources.indices.contains(i) else { return }
+    grid?.deactivate()
+    isGrid = false
+    openedFromGrid = true
+    active = i
+    sizedForImage = true  // the window keeps its size
+    makeViews()
+    top.setTitle(title)
+  }
+
+  /// Escape (or `g`) in a single view: the grid, where it was.
+  private func backToGrid() {
+    guard !isGrid else { return }
+    for v in views { v.hide() }
+    views = []
+    runLoop.views = []
+    for p in playbacks.values { p.stop() }
+    playbacks = [:]
+    isGrid = true
+    openedFromGrid = false
+    if grid == nil { grid = GridScreen(viewer: self) }
+    grid?.activate()
+    top.setTitle(title)
+  }
+
+  /// The key table as a card: key and action in columns, in two blocks side by side
+  /// when one would not fit `height` (17 px a line).
+  private func helpLines(height: Int) -> [String] {
+    let keys: [String] = keyBindings.map { "\($0.label)\t\($0.help)" }
+    let rows: [String] = keys + mouseHelp.map { "\($0.action)\t\($0.help)" }
+    let fits = max(4, (height - 24) / 17 - 1)
+    guard rows.count > fits else { return rows + ["", "? closes this"] }
+    let half = (rows.count + 1) / 2
+    var lines: [String] = []
+    for i in 0..<half { lines.append(i + half < rows.count ? rows[i] + "\t" + rows[i + half] : rows[i]) }
+    return lines + ["? closes this"]
   }
 
   private func zoom(_ f: (Double) -> Double) {
     guard !isGrid, let v = views.first else { return }
-    v.scale = f(v.effectiveScale)
+    zoom(at: v.frame.width / 2, v.frame.height / 2, f)
+  }
+
+  /// Zooms keeping the image point under window point (x, y) fixed.
+  private func zoom(at x: Int, _ y: Int, _ f: (Double) -> Double) {
+    guard !isGrid, let v = views.first else { return }
+    v.zoom(to: f(v.effectiveScale), keepingViewPoint: x - v.frame.x, y - v.frame.y)
   }
 
   private func switchSource(by d: Int) {
@@ -251,12 +376,24 @@ final class Viewer {
     let fresh = playbacks[active] == nil
     let p = playback(active)
     if !fresh && !(p.source == .standardInput && !p.isStopped) { p.reload() }
+    if openedFromGrid, playbacks.count > 4 {
+      // Visiting many sources from the grid: only the one shown keeps its playback.
+      for (i, q) in playbacks where i != active && q.canReload { playbacks[i] = nil }
+    }
     sizedForImage = false
+    keepsCentre = true
     for v in views { v.hide() }
     views = []
     makeViews()
     top.setTitle(title)
   }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (double-clicks).
+func monotonicNS() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &t)
+  return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
 /// One line on stderr in a single write(2), so lines from several threads never interleave.

@@ -28,17 +28,24 @@ func main() -> Int32 {
   }
 
   // Bytes, not Strings: a file name need not be UTF-8 (Linux paths are bytes).
-  var arguments = options.sourceBytes
-  if let list = options.list {
+  var arguments = expandingDirectories(options.sourceBytes, recursive: options.recursive)
+  // `--list -` from a pipe in a window: sources are added as lines arrive.
+  var streamingList = false
+  if options.list == "-", case .window = options.mode {
+    var st = stat()
+    streamingList = fstat(0, &st) != 0 || st.st_mode & S_IFMT != S_IFREG
+  }
+  if let list = options.list, !streamingList {
     do {
       let text = try LocalReader.readAll(Source(argument: list), maxBytes: 16 << 20)
-      arguments += text.split { $0 == 10 || $0 == 13 }.map(Array.init)
+      arguments += expandingDirectories(
+        text.split { $0 == 10 || $0 == 13 }.map(Array.init), recursive: options.recursive)
     } catch {
       printError(error.source, error.description)
       return 2
     }
   }
-  if arguments.isEmpty {
+  if arguments.isEmpty && !streamingList {
     guard isatty(0) == 0 else {
       writeStderrLine(usage)
       return 2
@@ -56,7 +63,7 @@ func main() -> Int32 {
       bad = true
     }
   }
-  if sources.isEmpty { return 1 }
+  if sources.isEmpty && !streamingList { return 1 }
 
   switch options.mode {
   case .info, .frames, .check:
@@ -66,7 +73,7 @@ func main() -> Int32 {
     let status = headless.run(sources: sources, multiple: arguments.count > 1)
     return bad ? 1 : status
   default:
-    let status = runWindow(options: options, sources: sources.map(\.source))
+    let status = runWindow(options: options, sources: sources.map(\.source), streamingList: streamingList)
     return bad ? 1 : status
   }
 }

@@ -87,4 +87,52 @@ struct FrameCacheTests {
     cache.append(doc.frames[1])
     #expect(cache.frame(1)?[0] == colours[1])
   }
+
+  @Test func tenThousandFramesPlayThroughWithTheWindowFollowingTheHead() throws {
+    // 32x32 frames, a budget of 100: playing every frame twice round keeps exactly the
+    // window from the head cached, and each step renders one frame and evicts one.
+    let doc = try animation(width: 32, height: 32, count: 10_000)
+    let budget = 32 * 32 * 4 * 100
+    let cache = FrameCache(screen: doc.screen, format: .bgra, budgetBytes: budget, spawn: Self.inline)
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    for head in 0..<20_000 {
+      let k = head % 10_000
+      cache.setHead(k)
+      #expect(cache.cachedCount == 100, "head \(k): have \(cache.cachedCount) cached, want 100")
+      if head % 997 == 0 {
+        for ahead in [0, 1, 99] {
+          let f = try #require(cache.frame((k + ahead) % 10_000), "head \(k): frame \(k + ahead) not ready")
+          #expect(f[0] == colours[(k + ahead) % 4])
+        }
+        #expect(cache.frame((k + 100) % 10_000) == nil)
+        #expect(k == 0 || cache.frame(k - 1) == nil)
+      }
+    }
+  }
+
+  @Test func allTenThousandFramesStayWhenTheyFit() throws {
+    let doc = try animation(width: 32, height: 32, count: 10_000)
+    let cache = FrameCache(screen: doc.screen, format: .bgra, budgetBytes: 64 << 20, spawn: Self.inline)
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    #expect(cache.cachedCount == 10_000)
+    for head in stride(from: 0, to: 10_000, by: 7) { cache.setHead(head) }
+    #expect(cache.cachedCount == 10_000)
+    #expect(cache.frame(9_999)?[0] == colours[9_999 % 4])
+  }
+
+  @Test func aJumpBackRendersTheWindowAgainFromTheStart() throws {
+    let doc = try animation(width: 8, height: 8, count: 50)
+    let cache = FrameCache(screen: doc.screen, format: .bgra, budgetBytes: 8 * 8 * 4 * 10, spawn: Self.inline)
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    cache.setHead(30)
+    #expect(cache.frame(30) != nil && cache.frame(39) != nil && cache.frame(0) == nil)
+    cache.setHead(45)  // the window wraps: 45…49, 0…4
+    #expect(cache.frame(49) != nil && cache.frame(4)?[0] == colours[0] && cache.frame(30) == nil)
+    cache.setHead(2)
+    #expect(cache.cachedCount == 10)
+    for k in 2..<12 { #expect(cache.frame(k)?[0] == colours[k % 4], "frame \(k)") }
+  }
 }

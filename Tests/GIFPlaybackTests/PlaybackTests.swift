@@ -28,11 +28,11 @@ private func pixels(_ k: Int) -> [UInt32] {
   return [UInt32](repeating: p, count: 16)
 }
 
-/// Waits (in real time, never on the manual clock) until `done` holds after a tick at the
-/// manual clock's time. It sleeps asynchronously: the load and the frame cache run on the
-/// cooperative pool, which a blocking wait could starve.
+/// Waits on the playback's wake-up descriptor (in real time, never on the manual clock)
+/// until `done` holds after a tick at the manual clock's time. The load and the frame
+/// cache run on threads of their own, so a blocking wait here cannot starve them.
 private func settle(
-  _ p: GIFPlayback, _ clock: ManualClock, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+  _ p: GIFPlayback, _ clock: ManualClock, timeout: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
   until done: () -> Bool
 ) async {
   let end = Date().addingTimeInterval(timeout)
@@ -43,8 +43,7 @@ private func settle(
       Issue.record("condition not reached; phase \(p.phase)", sourceLocation: sourceLocation)
       return
     }
-    p.wakeUp.drain()
-    try? await Task.sleep(nanoseconds: 2_000_000)
+    p.wakeUp.wait(timeoutNS: 50_000_000)
   }
 }
 
@@ -151,7 +150,7 @@ struct PlaybackTests {
     try Data(animation(frames: 2)).write(to: URL(fileURLWithPath: path))
     p.reload()
     await settle(p, clock) { p.phase == .playing }
-    #expect(phases.count == 3)
+    try #require(phases.count == 3, "\(phases)")
     #expect(phases[1] == .loading(received: 0, expected: nil) && phases[2] == .playing)
   }
 
@@ -250,5 +249,30 @@ struct PlaybackTests {
     await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
     p.tick(now: clock.nowNS)
     #expect(heard.count == 1 && heard == p.warnings)
+  }
+}
+
+@Suite("GIFPlayback for a host that keeps the frames (manual clock)")
+struct NeedsPixelsTests {
+  @Test func withoutPixelsTheShownFrameFollowsTheTimelineAndPixelsComeBackOnRequest() async {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    options.frameBudgetBytes = 2 * 64  // two 4×4 frames: the rest are rendered on demand
+    let p = GIFPlayback(source: .bytes(animation(frames: 6, delayCS: 5)), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete && p.displayedPixels == pixels(0) }
+    p.needsPixels = false
+    #expect(p.displayedPixels == nil)
+    for k in 1...8 {
+      clock.advance(byMS: 50)
+      #expect(p.tick(now: clock.nowNS), "frame \(k) is a change to show")
+      #expect(p.displayedFrame == k % 6 && p.currentFrame == k % 6)
+      #expect(p.displayedPixels == nil, "no pixels are handed out")
+    }
+    // The host dropped what it kept: the frame on show is rendered again (frame 2, not in
+    // the two-frame cache that stayed at frame 0).
+    p.needsPixels = true
+    await settle(p, clock) { p.displayedPixels != nil }
+    #expect(p.displayedFrame == 2 && p.displayedPixels == pixels(2))
   }
 }

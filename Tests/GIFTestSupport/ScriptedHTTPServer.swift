@@ -38,8 +38,15 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
   private let handler: @Sendable (_ path: String, _ requestNumber: Int) -> [Step]
   private let lock = NSLock()
   private var requests = 0
+  private var paths: [String] = []
+  private var open = 0
+  private var peak = 0
 
   public var requestCount: Int { lock.withLock { requests } }
+  /// The paths asked for, in the order the requests were read.
+  public var requestedPaths: [String] { lock.withLock { paths } }
+  /// The most connections that were open at once.
+  public var peakConnections: Int { lock.withLock { peak } }
 
   /// `handler` gets the request path and how many requests came before this one.
   public init(handler: @escaping @Sendable (_ path: String, _ requestNumber: Int) -> [Step]) throws {
@@ -94,7 +101,14 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
   }
 
   private func serve(_ c: Int32, number: Int) {
-    defer { close(c) }
+    lock.withLock {
+      open += 1
+      peak = max(peak, open)
+    }
+    defer {
+      close(c)
+      lock.withLock { open -= 1 }
+    }
     var request = [UInt8]()
     var buf = [UInt8](repeating: 0, count: 4096)
     while !request.containsHeaderEnd {
@@ -104,6 +118,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
     }
     let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
     let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+    lock.withLock { paths.append(path) }
     for step in handler(path, number) {
       switch step {
       case .send(let bytes):

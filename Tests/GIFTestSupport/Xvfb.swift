@@ -174,9 +174,15 @@ public final class RunningProcess: @unchecked Sendable {
     var stdout = Data()
   }
 
-  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil)
-    throws
-  {
+  /// stdin's writing end when the process was started with `keepingStdinOpen`.
+  public private(set) var stdinWriter: FileHandle?
+
+  /// Starts `executable`; `stdin` is written to its standard input, which is then closed
+  /// unless `keepingStdinOpen` (write more to `stdinWriter`, close it to end the input).
+  public init(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
+    keepingStdinOpen: Bool = false
+  ) throws {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
@@ -184,12 +190,16 @@ public final class RunningProcess: @unchecked Sendable {
     process.environment = env
     process.standardError = errPipe
     process.standardOutput = outPipe
-    if let stdin {
+    if stdin != nil || keepingStdinOpen {
       let inPipe = Pipe()
       process.standardInput = inPipe
       try withUnblockedSignals { try process.run() }
-      inPipe.fileHandleForWriting.write(stdin)
-      try? inPipe.fileHandleForWriting.close()
+      if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+      if keepingStdinOpen {
+        stdinWriter = inPipe.fileHandleForWriting
+      } else {
+        try? inPipe.fileHandleForWriting.close()
+      }
     } else {
       process.standardInput = FileHandle.nullDevice
       try withUnblockedSignals { try process.run() }
@@ -244,7 +254,7 @@ public final class RunningProcess: @unchecked Sendable {
 }
 
 /// Polls `condition` every 10 ms for up to `timeout` seconds.
-public func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+public func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while Date() < deadline {
     if condition() { return true }

@@ -20,12 +20,15 @@ final class Viewer {
   /// a local server's lifetime at its last use, while the probe still talks to it).
   private let server: Xvfb
 
-  init(_ arguments: [String], environment: [String: String] = [:], on server: Xvfb? = windowTestsXvfb) throws {
+  init(
+    _ arguments: [String], environment: [String: String] = [:], binary: String = gifviewBinary, stdin: Data? = nil,
+    on server: Xvfb? = windowTestsXvfb
+  ) throws {
     guard let xvfb = server else { throw XvfbError.message("no Xvfb") }
     self.server = xvfb
     var env = environment
     env["DISPLAY"] = xvfb.display
-    process = try RunningProcess(gifviewBinary, arguments, environment: env)
+    process = try RunningProcess(binary, arguments, environment: env, stdin: stdin)
     probe = try WindowProbe(display: xvfb.display)
     guard let w = probe.waitForWindow(pid: process.process.processIdentifier) else {
       throw XvfbError.message("no window appeared; stderr: \(process.stderr)")
@@ -37,7 +40,7 @@ final class Viewer {
   var pixels: [UInt32] { probe.pixels(window)?.pixels ?? [] }
 
   /// Waits until the window shows exactly `want` (0x00RRGGBB, window-sized).
-  func waitForPixels(_ want: [UInt32], timeout: Double = 5) -> Bool {
+  func waitForPixels(_ want: [UInt32], timeout: Double = 10) -> Bool {
     eventually(timeout: timeout) { pixels == want }
   }
 

@@ -443,7 +443,8 @@ final class CLITests {
   @Test func directoryIsAnError() throws {
     let path = dir.appendingPathComponent("a dir.gif").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    expectOneErrorLine(try gifview(["--check", path]), "gifview: error: \(path): is a directory", status: 1)
+    expectOneErrorLine(
+      try gifview(["--check", path]), "gifview: error: \(path): a directory with no GIF files", status: 1)
   }
 
   @Test(.enabled(if: getuid() != 0, "runs as root: chmod 000 does not stop root from reading"))
@@ -525,5 +526,50 @@ struct LimitOptionTests {
     let input = try run(["--check", "--max-input", "10", path])
     #expect(input.0 == 1)
     #expect(input.1 == "gifview: error: \(path): larger than the 10 bytes limit\n")
+  }
+}
+
+@Suite("Directory sources")
+struct DirectorySourceTests {
+  private func check(_ args: [String]) throws -> (Int32?, [String]) {
+    let p = try RunningProcess(gifviewBinary, ["--check"] + args)
+    let status = p.wait(timeout: 10)
+    return (status, p.stdout.split(separator: "\n").map(String.init))
+  }
+
+  @Test func aDirectoryStandsForItsGIFsBySignatureInNaturalOrderAndRDescends() throws {
+    var b = GIFBuilder(width: 2, height: 2, globalPalette: [0, 0, 0, 255, 255, 255])
+    b.image(width: 2, height: 2, indices: [0, 1, 1, 0], minimumCodeSize: 2)
+    b.trailer()
+    let gif = Data(b.bytes)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-dir-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir + "/sub/deeper", withIntermediateDirectories: true)
+    for name in ["10.gif", "2.gif", "1.gif", "noext", "sub/3.gif", "sub/deeper/01.gif", ".hidden.gif"] {
+      _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: gif)
+    }
+    // Named like a GIF, but text: not one.
+    _ = FileManager.default.createFile(atPath: dir + "/fake.gif", contents: Data("a.gif\n".utf8))
+    let flat = try check([dir])
+    #expect(flat.0 == 0)
+    #expect(flat.1 == ["1.gif", "2.gif", "10.gif", "noext"].map { "\(dir)/\($0): ok, 1 frames" })
+    let deep = try check(["-r", dir + "/"])
+    #expect(deep.0 == 0)
+    #expect(
+      deep.1
+        == ["1.gif", "2.gif", "10.gif", "noext", "sub/3.gif", "sub/deeper/01.gif"].map {
+          "\(dir)/\($0): ok, 1 frames"
+        })
+    // A directory without a GIF is a source that fails.
+    let empty = dir + "/sub/empty"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let none = try RunningProcess(gifviewBinary, ["--check", empty])
+    #expect(none.wait(timeout: 10) == 1)
+    #expect(none.stderr == "gifview: error: \(empty): is a directory\n")
+    // In a list too.
+    let list = dir + "/../list-\(UUID().uuidString).txt"
+    _ = FileManager.default.createFile(atPath: list, contents: Data("\(dir)/sub\n".utf8))
+    #expect(
+      try check(["--recursive", "--list", list]).1
+        == ["3.gif", "deeper/01.gif"].map { "\(dir)/sub/\($0): ok, 1 frames" })
   }
 }

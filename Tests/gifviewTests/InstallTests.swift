@@ -49,6 +49,10 @@ private struct Installation: Sendable {
   var configHome: String { home + "/.config" }
   var mimeappsList: String { configHome + "/mimeapps.list" }
   var manifest: String { prefix + "/share/gifview/install-manifest.txt" }
+  /// Another `gifview` that comes first on PATH, with a manual page of its own, as
+  /// gifsicle's /usr/bin/gifview does: running it leaves `decoyRanMarker` behind.
+  var decoy: String { root + "/decoy" }
+  var decoyRanMarker: String { decoy + "/bin/gifview.ran" }
 
   /// A user's session with gifview installed under `prefix`: its bin first on PATH, its
   /// share in XDG_DATA_DIRS. No XDG_CURRENT_DESKTOP, DESKTOP_SESSION or the like: with no
@@ -57,7 +61,7 @@ private struct Installation: Sendable {
   /// in $XDG_DATA_DIRS/applications (on GNOME or KDE they would hand over to gio or kde-open).
   var session: [String: String] {
     [
-      "PATH": "\(prefix)/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
+      "PATH": "\(decoy)/bin:\(prefix)/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8",
       "XDG_DATA_HOME": dataHome, "XDG_CONFIG_HOME": configHome,
       "XDG_DATA_DIRS": "\(prefix)/share:/usr/share",
     ]
@@ -75,6 +79,7 @@ private struct Installation: Sendable {
       env[key] = nil
     }
     env["HOME"] = home
+    env["PATH"] = decoy + "/bin:" + (env["PATH"] ?? "/usr/bin:/bin")
     env["XDG_DATA_HOME"] = dataHome
     env["XDG_CONFIG_HOME"] = configHome
     env["XDG_DATA_DIRS"] = "\(prefix)/share:/usr/share"
@@ -104,6 +109,15 @@ private struct Installation: Sendable {
     try? fm.createDirectory(atPath: home + "/.config", withIntermediateDirectories: true)
     try? fm.createDirectory(atPath: home + "/.local/share", withIntermediateDirectories: true)
     _ = fm.createFile(atPath: home + "/.config/mimeapps.list", contents: Data(mimeappsBefore.utf8))
+    let decoy = root + "/decoy"
+    try? fm.createDirectory(atPath: decoy + "/share/man/man1", withIntermediateDirectories: true)
+    try? fm.createDirectory(atPath: decoy + "/bin", withIntermediateDirectories: true)
+    _ = fm.createFile(
+      atPath: decoy + "/bin/gifview", contents: Data("#!/bin/sh\ntouch \"$0.ran\"\nexit 3\n".utf8),
+      attributes: [.posixPermissions: 0o755])
+    _ = fm.createFile(
+      atPath: decoy + "/share/man/man1/gifview.1",
+      contents: Data(".TH GIFVIEW 1\n.SH NAME\ngifview \\- not ours\n".utf8))
 
     let pending = Installation(root: root, prefix: prefix, home: home, status: nil, log: "")
     // `swift test` holds the lock on .build while the tests run, so the build inside make
@@ -175,10 +189,25 @@ struct InstallTests {
     let r = try runCommand(["desktop-file-validate", desktop], environment: inst.session)
     #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "desktop-file-validate: \(r.output)")
     let text = try String(contentsOfFile: desktop, encoding: .utf8)
-    for line in ["Exec=gifview %U", "MimeType=image/gif;", "Icon=gifview", "TryExec=gifview", "StartupWMClass=Gifview"]
-    {
+    // The binary by its absolute path: no other gifview on a launcher's PATH can stand in.
+    let binary = inst.prefix + "/bin/gifview"
+    for line in [
+      "Exec=\(binary) %U", "MimeType=image/gif;", "Icon=gifview", "TryExec=\(binary)", "StartupWMClass=Gifview",
+    ] {
       #expect(text.contains("\n\(line)\n"), "no \(line)")
     }
+  }
+
+  @Test func installSaysHowToReachOurManualPageWhenAnotherShadowsIt() throws {
+    let inst = try Installation.installed()
+    let ours = inst.prefix + "/share/man/man1/gifview.1"
+    // The decoy's directory comes first on PATH, so man-db finds its page first.
+    #expect(inst.log.contains("another program's page (\(inst.decoy)/share/man/man1/gifview.1)"), "\(inst.log)")
+    #expect(inst.log.contains("man -l \(ours)"), "\(inst.log)")
+    #expect(inst.log.contains("MANPATH=\(inst.prefix)/share/man:"), "\(inst.log)")
+    // And the advice works: `man -l` shows our page.
+    let man = try runCommand(["man", "-l", ours], environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "80"])
+    #expect(man.stdout.contains("play animated GIFs in an X11 window"), "\(man.output)")
   }
 
   @Test func gifviewIsTheDefaultForImageGIF() throws {
@@ -228,15 +257,11 @@ struct InstallTests {
       #expect(text.contains(word), "the page does not mention \(word)")
     }
 
-    // Every option the parser knows (its `case "-x", "--xyz":` rows).
-    let options = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/Options.swift"), encoding: .utf8)
-    let optionNames = Set(
-      options.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("case \"-") }
-        .flatMap { line in line.split(separator: "\"").filter { $0.hasPrefix("-") && $0.count > 1 }.map(String.init) })
+    // Every option the parser knows (its `case "-x", "--xyz":` rows), as a word of its own.
+    let optionNames = try parserOptionNames()
     #expect(optionNames.count > 20, "could not read the options: \(optionNames)")
     for option in optionNames {
-      #expect(text.contains(option), "the page does not document \(option)")
+      #expect(mentions(text, option), "the page does not document \(option)")
     }
 
     // Every key of the key table, as the KEYS section spells it.
@@ -244,7 +269,8 @@ struct InstallTests {
       contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/KeyTable.swift"), encoding: .utf8)
     let named = [
       "right": "Right", "left": "Left", "home": "Home", "end": "End", "backspace": "BackSpace",
-      "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape",
+      "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape", "up": "Up", "down": "Down",
+      "enter": "Enter",
     ]
     var keys: [String] = []
     for row in commands.split(separator: "\n") where row.contains("KeyBinding(keys: [") {
@@ -277,7 +303,7 @@ struct InstallTests {
   }
 
   @Test(.enabled(if: Xvfb.available))
-  func xdgOpenShowsAGIFWhosePathHasSpacesInGifview() throws {
+  func xdgOpenShowsAGIFWhosePathHasSpacesInOurGifviewNotTheOneFirstOnPath() throws {
     let inst = try Installation.installed()
     let xvfb = try withUnblockedSignals { try Xvfb(width: 800, height: 600) }
     try withExtendedLifetime(xvfb) { try xdgOpen(inst, display: xvfb.display) }
@@ -303,7 +329,9 @@ struct InstallTests {
     defer {
       if let pid, kill(pid, 0) == 0 { kill(pid, SIGTERM) }
     }
-    // It is the installed gifview that xdg-open started, with the path as one argument.
+    // It is the installed gifview that xdg-open started, with the path as one argument,
+    // and not the decoy that comes first on PATH.
+    #expect(!FileManager.default.fileExists(atPath: inst.decoyRanMarker), "xdg-open ran the decoy gifview")
     if let pid {
       let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
       #expect(exe == inst.prefix + "/bin/gifview")
@@ -311,6 +339,9 @@ struct InstallTests {
       Issue.record("the window has no _NET_WM_PID")
     }
     #expect(probe.string(window, "_NET_WM_NAME") == "my anim.gif — gifview")
+    // The installed binary finds its icon under PREFIX/share/icons (relative to itself).
+    let icon = probe.property(window, "_NET_WM_ICON")?.longs ?? []
+    #expect(icon.prefix(2) == [16, 16] && icon.count > 256 * 256, "the installed gifview has no full icon")
     let want = launcherFrame(40, 30, shift: 0)
     #expect(eventually(timeout: 10) { probe.pixels(window)?.pixels == want }, "the window does not show frame 0")
 
