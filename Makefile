@@ -50,10 +50,10 @@ test: deps
 
 # AddressSanitizer: the whole suite, the CLI tests running an ASan gifview; leak reports
 # from the toolchain's own XCTest/Foundation are suppressed by name (.ci/lsan.supp), so a
-# leak in our code still fails. ThreadSanitizer: the concurrency parts (loader, frame
+# leak in our code still fails. ThreadSanitizer: the concurrency parts (loader, playback, frame
 # cache, event loop, loading in the window) with only the Synchronization.Mutex false
 # positive suppressed (.ci/tsan.supp). Own build directories: the normal build stays.
-TSAN_TESTS := GIFLoaderTests|FrameCacheTests|EventLoopTests|LoaderWindowTests
+TSAN_TESTS := GIFLoaderTests|GIFPlaybackTests|FrameCacheTests|EventLoopTests|LoaderWindowTests
 
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
