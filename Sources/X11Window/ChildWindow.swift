@@ -158,9 +158,11 @@ public final class ChildWindow {
     font.close()
     if connection.isUsable {
       surface?.destroy()
-      XFreeGC(connection.display, gc)
       XDestroyWindow(connection.display, id.rawValue)
     }
+    // After a lost connection Xlib only frees the GC's client-side memory (requests to a
+    // dead server are dropped); after XCloseDisplay there is nothing left to free.
+    if !connection.isClosed { XFreeGC(connection.display, gc) }
     surface = nil
   }
 }

@@ -92,6 +92,9 @@ public final class X11Connection {
   /// connection ended are simply forgotten (the server freed them with it).
   var isUsable: Bool { !closed && !loss.lost }
 
+  /// XCloseDisplay has run: the Display is freed and must not be touched at all.
+  var isClosed: Bool { closed }
+
   /// The connection's socket, to poll for input.
   public var fileDescriptor: Int32 { XConnectionNumber(display) }
 

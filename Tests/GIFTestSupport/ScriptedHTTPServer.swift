@@ -101,14 +101,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
   }
 
   private func serve(_ c: Int32, number: Int) {
-    lock.withLock {
-      open += 1
-      peak = max(peak, open)
-    }
-    defer {
-      close(c)
-      lock.withLock { open -= 1 }
-    }
+    defer { close(c) }
     var request = [UInt8]()
     var buf = [UInt8](repeating: 0, count: 4096)
     while !request.containsHeaderEnd {
@@ -116,6 +109,14 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
       if n <= 0 { return }
       request += buf[0..<n]
     }
+    // A connection counts from its request to the last byte of its response: a client
+    // that opens the next one only after reading a whole response is never counted twice
+    // for the moment this thread takes to get back to the lock.
+    lock.withLock {
+      open += 1
+      peak = max(peak, open)
+    }
+    defer { lock.withLock { open -= 1 } }
     let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
     let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
     lock.withLock { paths.append(path) }
