@@ -12,8 +12,8 @@ PREFIX     ?= /usr/local
 SAMPLE     := Resources/sample.gif
 # Debian packages: build (X11, MIT-SHM, libcurl, libpng), tests (Xvfb, openssl, desktop tools; file: how
 # xdg-open tells a GIF without a desktop), bench (giflib).
-DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libpng-dev pkg-config
-DEB_TEST   := xvfb openssl desktop-file-utils xdg-utils man-db x11-utils file
+DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libxft-dev libpng-dev pkg-config
+DEB_TEST   := xvfb x11-xkb-utils openssl desktop-file-utils xdg-utils man-db x11-utils file
 DEB_BENCH  := libgif-dev gcc
 
 .PHONY: all build run test test-sanitize bench clean deps deps-bench install uninstall screenshots fuzz
@@ -58,11 +58,16 @@ TSAN_TESTS := GIFLoaderTests|FrameCacheTests|EventLoopTests|LoaderWindowTests
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	@rm -f $(XVFB_PIDS)
-	GIFVIEW_BIN='$(CURDIR)/.build/asan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' \
+	GIFVIEW_BIN='$(CURDIR)/.build/asan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' GIFVIEW_TIME_SCALE=4 \
 	  LSAN_OPTIONS='suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0' \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	@mkdir -p .build/tsan
+	swiftc -sanitize=thread .ci/tsan-mutex-repro.swift -o .build/tsan/mutex-repro
+	@TSAN_OPTIONS='suppressions=$(CURDIR)/.ci/tsan.supp:print_suppressions=1:halt_on_error=1' \
+	  .build/tsan/mutex-repro 2>&1 | grep -q 'Matched .* suppressions' || \
+	  { echo "gifview: error: .ci/tsan.supp no longer matches the Mutex false positive" >&2; exit 1; }
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	GIFVIEW_BIN='$(CURDIR)/.build/tsan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' \
+	GIFVIEW_BIN='$(CURDIR)/.build/tsan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' GIFVIEW_TIME_SCALE=4 \
 	  TSAN_OPTIONS='suppressions=$(CURDIR)/.ci/tsan.supp:halt_on_error=1' \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 	@sh .ci/check-xvfb-left $(XVFB_PIDS)

@@ -18,6 +18,8 @@ let package = Package(
     .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng"),
     // libcurl's headers at build time; the library itself is dlopen'ed on first use.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // libXft, dlopen'ed when text is first drawn.
+    .target(name: "CXft", linkerSettings: [.linkedLibrary("dl")]),
 
     // Pure Swift: imports only the standard library.
     .target(name: "GIFDecoder"),
@@ -30,7 +32,7 @@ let package = Package(
     // One source played: load + decode + timeline + cache + phase; no X.
     .target(name: "GIFPlayback", dependencies: ["GIFDecoder", "GIFAnimator", "GIFLoader", "SystemIO"]),
     // The only module that sees Xlib.
-    .target(name: "X11Window", dependencies: ["CX11", "SystemIO"]),
+    .target(name: "X11Window", dependencies: ["CX11", "CXft", "SystemIO"]),
     // PNG files both ways through libpng's simplified API; no X.
     .target(name: "PNGCodec", dependencies: ["CPNG"]),
     // The component: draws a GIFPlayback into a rectangle of a host's window.

@@ -8,10 +8,13 @@
 # gifgen's corpus version changes). Then:
 #
 # 1. Decode + composite, file in memory: for every file ROUNDS rounds, each running every
-#    harness with -n REPS (the order rotates round by round); the median of the per-round
-#    medians. Every harness hashes every composited frame; any mismatch fails the run.
+#    harness with -n REPS (the order rotates round by round); the median over rounds of
+#    each round's fastest run (on a machine shared with other work, the fastest run of a
+#    round is the one least disturbed). Every harness hashes every composited frame;
+#    any mismatch fails the run.
 # 2. Whole process: `gifview --check FILE` against giflib decoding FILE once in a C
-#    process (and Wuffs likewise), PROCESSES runs each, interleaved (proctime), medians.
+#    process (and Wuffs likewise), PROCESSES runs each, interleaved (proctime): median
+#    wall time and median CPU time (user + system) of the process.
 # 3. Frame-cache bookkeeping: a 32x32 GIF of 10 000 frames of 2 cs played in a window
 #    under Xvfb (when installed): gifview's CPU seconds per second of playback, measured
 #    over 5 s after 2 s of warm-up.
@@ -122,7 +125,7 @@ for file in "$corpus"/*.gif Resources/sample.gif; do
     order=$(echo "$harnesses" | awk -v r="$round" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r) % NF + 1) }')
     for h in $order; do
       line=$(run "$h" "$file") || failed=1
-      field median_ms "$line" >>"$tmp/$h"
+      field min_ms "$line" >>"$tmp/$h"
       field hash "$line" >>"$tmp/$h.hash"
       [ -n "$frames" ] || frames=$(field frames "$line")
       printf '.' >&2
@@ -155,9 +158,12 @@ for file in "$corpus"/*.gif Resources/sample.gif; do
     status=1
     check="$check (a whole-process run failed)"
   fi
-  pgv=$(sed -n 1p "$tmp/process" | sed -n 's/.*median_ms=\([^ ]*\).*/\1/p')
-  pgl=$(sed -n 2p "$tmp/process" | sed -n 's/.*median_ms=\([^ ]*\).*/\1/p')
-  pwf=$(sed -n 3p "$tmp/process" | sed -n 's/.*median_ms=\([^ ]*\).*/\1/p')
+  pgv=$(field median_ms "$(sed -n 1p "$tmp/process")")
+  pgl=$(field median_ms "$(sed -n 2p "$tmp/process")")
+  pwf=$(field median_ms "$(sed -n 3p "$tmp/process")")
+  cgv=$(field cpu_ms "$(sed -n 1p "$tmp/process")")
+  cgl=$(field cpu_ms "$(sed -n 2p "$tmp/process")")
+  cwf=$(field cpu_ms "$(sed -n 3p "$tmp/process")")
 
   size=$(wc -c <"$file" | awk '{ b = $1
     if (b >= 1048576) printf "%.1f MiB", b / 1048576; else printf "%.0f KiB", b / 1024 }')
@@ -170,11 +176,12 @@ for file in "$corpus"/*.gif Resources/sample.gif; do
     r_wf="" wf=""
   fi
   r_proc=$(ratio "$pgv" "$pgl")
+  r_cpu=$(ratio "$cgv" "$cgl")
   above "$r_proc" && slower_process="$slower_process $name"
   echo " $gv ms; Wuffs ${wf:-n/a}; giflib $gl; process $pgv vs $pgl ms" >&2
   rows="$rows| $name | $size | $frames | $gv | $wf | $gl | $r_wf | $r_gl | $check |
 "
-  process_rows="$process_rows| $name | $pgv | $pgl | $r_proc | $pwf |
+  process_rows="$process_rows| $name | $pgv | $pgl | $r_proc | $cgv | $cgl | $r_cpu | ${pwf:+$pwf / $cwf} |
 "
 done
 
@@ -212,8 +219,8 @@ if command -v Xvfb >/dev/null 2>&1; then
 fi
 
 echo
-echo "Decode + composite every frame to RGBA, file in memory; median of $ROUNDS rounds of $REPS"
-echo "runs each, harnesses interleaved. giflib $GIFLIB_MODE mode (Benchmarks/giflib_bench.c);"
+echo "Decode + composite every frame to RGBA, file in memory; median over $ROUNDS rounds of the"
+echo "fastest of $REPS runs, harnesses interleaved. giflib $GIFLIB_MODE mode (Benchmarks/giflib_bench.c);"
 echo "Wuffs: $WUFFS_DIR/wuffs_bench.c. Hashes: FNV-1a over every composited frame."
 echo
 echo "| file | size | frames | gifview ms | Wuffs ms | giflib ms | gifview/Wuffs | gifview/giflib | hashes |"
@@ -223,8 +230,8 @@ echo
 echo "Whole process, median of $PROCESSES runs each, interleaved: \`gifview --check FILE\` against"
 echo "one decode in a C process (\`giflib_bench -n 0\`, \`wuffs_bench -n 0\`), start-up included."
 echo
-echo "| file | gifview --check ms | giflib process ms | gifview/giflib | Wuffs process ms |"
-echo "|---|---:|---:|---:|---:|"
+echo "| file | gifview --check ms | giflib process ms | gifview/giflib | gifview CPU ms | giflib CPU ms | CPU gifview/giflib | Wuffs process ms / CPU ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s' "$process_rows"
 echo
 echo "Frame cache: a 32x32 GIF of 10 000 frames of 2 cs, playing: $bookkeeping CPU s per s."

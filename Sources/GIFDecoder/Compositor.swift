@@ -73,9 +73,6 @@ public struct Compositor: Sendable {
     table = clip.isEmpty ? [] : lookupTable(for: frame)
   }
 
-  /// True when nothing of the current image lands on the canvas.
-  public var clipIsEmpty: Bool { clip.isEmpty }
-
   /// Draws indices `offset..<offset + indices.count` (in stream order) of the image
   /// given to `begin`.
   public func draw(_ indices: UnsafeBufferPointer<UInt8>, at offset: Int, canvas: UnsafeMutableBufferPointer<UInt32>) {

@@ -26,8 +26,8 @@ public struct LZWDecoder: Sendable {
   /// loaded finds both. New entries copy it only from the end code's (see `previous`).
   private static let controlCode: UInt64 = 1 << 63
 
-  /// Two words per code. `[2c]`: the string's last chunk, little-endian, 1–8 bytes,
-  /// zero above them. `[2c+1]`: bits 0..<16 the code spelling the string before that
+  /// Two words per code, in two halves so an index is a plain 8-byte scale. `[c]`: the
+  /// string's last chunk, little-endian, 1–8 bytes, zero above them. `[4096 + c]`: bits 0..<16 the code spelling the string before that
   /// chunk, 16..<32 the length − 1, 32..<40 the first byte, and `controlCode` for the
   /// clear and end codes. Fixed size (STYLE 1.3).
   private var table = [UInt64](repeating: 0, count: 2 * 4096)
@@ -57,11 +57,11 @@ public struct LZWDecoder: Sendable {
         // With literal widths over 8 a value over 255 cannot be an index of any colour
         // table, so it becomes 255 (beyond a short table: opaque black).
         let byte = UInt64(min(code, 255))
-        table[2 * code] = byte
-        table[2 * code + 1] = byte << 32
+        table[code] = byte
+        table[4096 + code] = byte << 32
       }
-      table[2 * clear + 1] = Self.controlCode
-      table[2 * (clear + 1) + 1] = Self.controlCode
+      table[4096 + clear] = Self.controlCode
+      table[4096 + clear + 1] = Self.controlCode
     }
     bits = 0
     bitCount = 0
@@ -114,7 +114,7 @@ public struct LZWDecoder: Sendable {
 
   /// The decoding loop, apart from `self` so that its state lives in registers.
   /// `table` is the 8192-word table; every index into it below is a code < 4096 (12-bit
-  /// codes, `nextCode` capped at 4096) or a stored prefix, itself such a code.
+  /// codes, `nextCode` capped at 4096, stored prefixes are such codes), or 4096 + one.
   @inline(never)
   private static func run(
     _ registers: inout Registers, table t: UnsafeMutablePointer<UInt64>, inEnd: UnsafePointer<UInt8>,
@@ -163,7 +163,7 @@ public struct LZWDecoder: Sendable {
       // not yet in the table (KwKwK) the previous string's own first byte.
       let appended: UInt64
       if code < nextCode {
-        let info = t[2 &* code &+ 1]
+        let info = t[4096 &+ code]
         if info & controlCode != 0 {
           if code != clear {
             status = .complete  // the end code
@@ -176,23 +176,22 @@ public struct LZWDecoder: Sendable {
         }
         appended = (info &>> 32) & 0xFF
       } else if code == nextCode && code != clear &+ 1 {
-        appended = (t[2 &* previous &+ 1] &>> 32) & 0xFF
+        appended = (t[4096 &+ previous] &>> 32) & 0xFF
       } else {
         // Above the next free slot, or the end code right after a clear.
         status = code == clear &+ 1 ? .complete : .badCode
         break
       }
       if nextCode < 4096 {
-        let info = t[2 &* previous &+ 1]
-        let lengthMinus1 = ((info &>> 16) &+ 1) & 0xFFF
-        let shift = (lengthMinus1 & 7) &* 8
+        // The previous entry with its length one longer (the field never reaches bit 32:
+        // strings are at most 4096 long); its first byte and flag carry over.
+        let grown = t[4096 &+ previous] &+ 0x1_0000
+        let shift = (grown &>> 13) & 0x38  // 8 × ((length − 1) mod 8) of the new entry
         // A full last chunk starts a new one whose prefix is the previous code; else the
-        // byte joins the previous chunk. All ones in `joins` for the second case.
+        // byte joins the previous chunk and the prefix stays. All ones in `joins` then.
         let joins = 0 &- ((shift &+ 63) &>> 6)
-        let chunk = t[2 &* previous] & joins | appended &<< shift
-        let prefix = UInt64(truncatingIfNeeded: previous) & ~joins | info & 0xFFFF & joins
-        t[2 &* nextCode] = chunk
-        t[2 &* nextCode &+ 1] = prefix | lengthMinus1 &<< 16 | info & (0xFF_0000_0000 | controlCode)
+        t[nextCode] = t[previous] & joins | appended &<< shift
+        t[4096 &+ nextCode] = grown & (joins | ~0xFFFF) | UInt64(truncatingIfNeeded: previous) & ~joins
         nextCode &+= 1
         // Like giflib, one more bit once the table reaches 2^width; with literal width 1
         // the first free code (4) already needs 3 bits after the first code.
@@ -201,16 +200,16 @@ public struct LZWDecoder: Sendable {
 
       // Back to front: the last chunk (its store may run up to 7 bytes past the
       // string, into slack or the next string's place), then whole chunks.
-      let lengthMinus1 = Int(truncatingIfNeeded: t[2 &* code &+ 1] &>> 16) & 0xFFFF
+      let lengthMinus1 = Int(truncatingIfNeeded: t[4096 &+ code] &>> 16) & 0xFFFF
       var chunkOffset = lengthMinus1 & ~7
       var c = code
       assert(outPtr - out + chunkOffset + 8 <= limit + slack)
       let dst = UnsafeMutableRawPointer(outPtr)
-      dst.storeBytes(of: t[2 &* c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
+      dst.storeBytes(of: t[c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
       while chunkOffset > 0 {
         chunkOffset &-= 8
-        c = Int(truncatingIfNeeded: t[2 &* c &+ 1]) & 0xFFFF
-        dst.storeBytes(of: t[2 &* c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
+        c = Int(truncatingIfNeeded: t[4096 &+ c]) & 0xFFFF
+        dst.storeBytes(of: t[c].littleEndian, toByteOffset: chunkOffset, as: UInt64.self)
       }
       outPtr += lengthMinus1 &+ 1
       previous = code

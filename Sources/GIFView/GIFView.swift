@@ -20,6 +20,16 @@ public final class GIFView {
   public var contentMode = ContentMode.fit { didSet { setNeedsDisplay() } }
   /// An explicit scale (zoom) instead of what `contentMode` gives; nil: the mode decides.
   public var scale: Double? { didSet { setNeedsDisplay() } }
+  /// How far the image is moved from the centre, in view pixels; only an image larger
+  /// than the view moves, and never so far that it leaves a gap on a side it covers.
+  public var panOffset: (x: Int, y: Int) {
+    get { clampedPan(requestedPan) }
+    set {
+      requestedPan = newValue
+      setNeedsDisplay()
+    }
+  }
+  private var requestedPan = (x: 0, y: 0)
   /// What shows through transparent pixels and around the image.
   public var background = Background.checker { didSet { setNeedsDisplay() } }
   /// Text drawn over the picture (an info overlay, a help card).
@@ -112,6 +122,51 @@ public final class GIFView {
       imageWidth: size.width, imageHeight: size.height, windowWidth: window.width, windowHeight: window.height)
   }
 
+  /// Zooms to `newScale` keeping the image point under view point (x, y) where it is
+  /// (a wheel zoom at the pointer).
+  public func zoom(to newScale: Double, keepingViewPoint x: Int, _ y: Int) {
+    guard let size = playback.size else {
+      scale = newScale
+      return
+    }
+    let old = placement(size: size, scale: effectiveScale)
+    let imageX = Double(x - old.x) / old.scale
+    let imageY = Double(y - old.y) / old.scale
+    scale = newScale
+    let centred = Placement(
+      imageWidth: size.width, imageHeight: size.height, scale: newScale,
+      in: Tile(x0: 0, y0: 0, x1: window.width, y1: window.height))
+    requestedPan = (
+      Int((Double(x) - imageX * newScale).rounded()) - centred.x,
+      Int((Double(y) - imageY * newScale).rounded()) - centred.y
+    )
+    setNeedsDisplay()
+  }
+
+  private func clampedPan(_ p: (x: Int, y: Int)) -> (x: Int, y: Int) {
+    guard let size = playback.size else { return (0, 0) }
+    let s = effectiveScale
+    func clamp(_ v: Int, image: Int, view: Int) -> Int {
+      let scaled = Int((Double(image) * s).rounded())
+      guard scaled > view else { return 0 }
+      let slack = (scaled - view) / 2
+      // Centred at x0 = (view - scaled) / 2 (rounded down): the far edge may take one more.
+      return min(max(v, -(scaled - view - slack)), slack)
+    }
+    return (clamp(p.x, image: size.width, view: window.width), clamp(p.y, image: size.height, view: window.height))
+  }
+
+  /// Where the image lands in the view at `scale`, pan included.
+  private func placement(size: (width: Int, height: Int), scale: Double) -> Placement {
+    var place = Placement(
+      imageWidth: size.width, imageHeight: size.height, scale: scale,
+      in: Tile(x0: 0, y0: 0, x1: window.width, y1: window.height))
+    let pan = panOffset
+    place.x += pan.x
+    place.y += pan.y
+    return place
+  }
+
   // MARK: - Drawing
 
   private func draw() {
@@ -168,8 +223,10 @@ public final class GIFView {
       let scale = effectiveScale
       let keep = playback.fadeProgress == nil && !playback.isWaitingForData
       if keep {
+        let pan = panOffset
         let view = ViewSignature(
-          load: playback.loadID, scale: scale, background: background, width: window.width, height: window.height)
+          load: playback.loadID, scale: scale, background: background, width: window.width, height: window.height,
+          panX: pan.x, panY: pan.y)
         if view != keptView {
           window.dropKeptFrames()
           keptView = view
@@ -178,7 +235,7 @@ public final class GIFView {
         if window.presentKept(index, text: overlay) { return }
       }
       window.draw { out, w, h in
-        let place = Placement(imageWidth: size.width, imageHeight: size.height, scale: scale, in: tile)
+        let place = placement(size: size, scale: scale)
         pixels.withUnsafeBufferPointer { f in
           Painter.draw(
             frame: f, width: size.width, height: size.height, at: place, over: background, into: out, width: w,
@@ -217,4 +274,6 @@ private struct ViewSignature: Equatable {
   var background: Background
   var width: Int
   var height: Int
+  var panX: Int
+  var panY: Int
 }

@@ -129,7 +129,7 @@ public final class ChildWindow {
 
   /// Frees every kept frame (the view changed: size, scale, background).
   public func dropKeptFrames() {
-    if !connection.isLost {
+    if connection.isUsable {
       for (_, p) in keptFrames { XFreePixmap(connection.display, p.rawValue) }
     }
     keptFrames.removeAll()
@@ -152,7 +152,8 @@ public final class ChildWindow {
     guard !closed else { return }
     closed = true
     dropKeptFrames()
-    if !connection.isLost {
+    font.close()
+    if connection.isUsable {
       surface?.destroy()
       XFreeGC(connection.display, gc)
       XDestroyWindow(connection.display, id.rawValue)

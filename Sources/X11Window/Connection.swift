@@ -88,6 +88,10 @@ public final class X11Connection {
   /// The server went away; no request reaches it any more.
   public var isLost: Bool { loss.lost }
 
+  /// Requests can still be made: neither closed nor lost. Resources freed after the
+  /// connection ended are simply forgotten (the server freed them with it).
+  var isUsable: Bool { !closed && !loss.lost }
+
   /// The connection's socket, to poll for input.
   public var fileDescriptor: Int32 { XConnectionNumber(display) }
 

@@ -20,12 +20,27 @@ public struct WindowIcon: Sendable, Equatable {
 }
 
 extension TopLevelWindow {
+  /// Sets (or replaces) the application icon, as `WindowOptions.icons` does at creation:
+  /// `_NET_WM_ICON` and the `WM_HINTS` icon. Window managers follow the change. An empty
+  /// list removes the icon.
+  public func setIcons(_ icons: [WindowIcon]) {
+    guard connection.isUsable else { return }
+    let d = connection.display
+    for p in iconPixmapIDs { XFreePixmap(d, p) }
+    iconPixmapIDs = []
+    if icons.isEmpty { XDeleteProperty(d, id.rawValue, connection.atom(.netWMIcon)) }
+    setIdentity(icons: icons, connection: connection)
+    hasIcons = true
+    XFlush(d)
+  }
+
   /// What a desktop needs to tell the window apart (DESIGN §5): `_NET_WM_ICON` with every
   /// size in `icons` (width, height, then the pixels, one CARDINAL each), `WM_HINTS`
   /// (input: true; the icon nearest 48 px as pixmap and mask, when there are icons) and
   /// `WM_CLIENT_MACHINE` (this host's name).
   func setIdentity(icons: [WindowIcon], connection: X11Connection) {
     let d = connection.display
+    if !icons.isEmpty { hasIcons = true }
     if !icons.isEmpty {
       var data: [Int] = []
       data.reserveCapacity(icons.reduce(0) { $0 + 2 + $1.argb.count })

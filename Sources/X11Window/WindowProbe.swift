@@ -156,8 +156,10 @@ public final class WindowProbe {
     return UInt32(truncatingIfNeeded: gv_get_pixel(img, 0, 0)) & 0xFF_FFFF
   }
 
-  /// Sends a key press (as XSendEvent; gifview accepts synthetic events).
-  public func sendKey(_ w: UInt, keysym: UInt) {
+  /// Sends a key press (as XSendEvent; gifview accepts synthetic events), with Shift
+  /// held when the keysym is on the key's shifted level, plus `state` (e.g. `lockMask`,
+  /// `controlMask`, `group2` for the second XKB layout).
+  public func sendKey(_ w: UInt, keysym: UInt, state: UInt32 = 0) {
     let d = connection.display
     var e = XEvent()
     e.xkey.type = KeyPress
@@ -165,10 +167,24 @@ public final class WindowProbe {
     e.xkey.window = w
     e.xkey.root = connection.root
     e.xkey.same_screen = 1
-    e.xkey.keycode = UInt32(XKeysymToKeycode(d, KeySym(keysym)))
+    let code = XKeysymToKeycode(d, KeySym(keysym))
+    e.xkey.keycode = UInt32(code)
+    e.xkey.state = state
+    if XkbKeycodeToKeysym(d, code, 0, 0) != keysym && XkbKeycodeToKeysym(d, code, 0, 1) == keysym {
+      e.xkey.state |= UInt32(ShiftMask)
+    }
     XSendEvent(d, w, 1, KeyPressMask, &e)
     XFlush(d)
   }
+
+  /// Caps Lock held (LockMask).
+  public static let lockMask = UInt32(LockMask)
+  /// Control held.
+  public static let controlMask = UInt32(ControlMask)
+  /// Shift held.
+  public static let shiftMask = UInt32(ShiftMask)
+  /// The second XKB group (layout) active.
+  public static let group2: UInt32 = 1 << 13
 
   /// Common keysyms, so tests need not import Xlib.
   public static let keyQ: UInt = 0x71, keySpace: UInt = 0x20, keyPeriod: UInt = 0x2e, keyR: UInt = 0x72
@@ -179,11 +195,33 @@ public final class WindowProbe {
   /// More keysyms.
   public static let keyS: UInt = 0x73
 
-  /// Sends a mouse button press at (x, y) (1 left, 4/5 wheel).
+  /// Sends a click: a press and a release of `button` at (x, y) (1 left, 4/5 wheel).
   public func sendButton(_ w: UInt, button: UInt32, x: Int = 1, y: Int = 1) {
+    sendButtonEvent(w, type: ButtonPress, button: button, x: x, y: y)
+    sendButtonEvent(w, type: ButtonRelease, button: button, x: x, y: y)
+  }
+
+  /// Drags with the left button from one point to another (press, motion, release).
+  public func sendDrag(_ w: UInt, from: (x: Int, y: Int), to: (x: Int, y: Int)) {
+    sendButtonEvent(w, type: ButtonPress, button: 1, x: from.x, y: from.y)
     let d = connection.display
     var e = XEvent()
-    e.xbutton.type = ButtonPress
+    e.xmotion.type = MotionNotify
+    e.xmotion.display = d
+    e.xmotion.window = w
+    e.xmotion.root = connection.root
+    e.xmotion.same_screen = 1
+    e.xmotion.state = UInt32(Button1Mask)
+    e.xmotion.x = Int32(to.x)
+    e.xmotion.y = Int32(to.y)
+    XSendEvent(d, w, 1, Button1MotionMask, &e)
+    sendButtonEvent(w, type: ButtonRelease, button: 1, x: to.x, y: to.y)
+  }
+
+  private func sendButtonEvent(_ w: UInt, type: Int32, button: UInt32, x: Int, y: Int) {
+    let d = connection.display
+    var e = XEvent()
+    e.xbutton.type = type
     e.xbutton.display = d
     e.xbutton.window = w
     e.xbutton.root = connection.root
@@ -191,7 +229,7 @@ public final class WindowProbe {
     e.xbutton.button = button
     e.xbutton.x = Int32(x)
     e.xbutton.y = Int32(y)
-    XSendEvent(d, w, 1, ButtonPressMask, &e)
+    XSendEvent(d, w, 1, type == ButtonPress ? ButtonPressMask : ButtonReleaseMask, &e)
     XFlush(d)
   }
 

@@ -7,6 +7,8 @@ enum Command: Equatable, Sendable {
   case first, last
   case faster, slower, normalSpeed
   case zoomIn, zoomOut, actualSize, fit
+  /// Pan by a step (a fraction of the view) in x and y: -1, 0 or 1 each.
+  case pan(x: Int, y: Int)
   case toggleFullscreen
   case toggleInfo
   case toggleHelp
@@ -23,9 +25,22 @@ struct KeyBinding: Sendable {
   var keys: [Key]
   var command: Command
   var help: String
+  /// Held with the keys (Shift is part of a printable key's character, so only named
+  /// keys and Control are matched on it).
+  var modifiers: KeyModifiers = []
 
-  /// "space", ". →", "q Escape": the keys as `--help` and the `?` card spell them.
-  var label: String { keys.map(\.label).joined(separator: " ") }
+  /// "space", ". →", "Shift+←": the keys as `--help` and the `?` card spell them.
+  var label: String {
+    let prefix = (modifiers.contains(.control) ? "Ctrl+" : "") + (modifiers.contains(.shift) ? "Shift+" : "")
+    return keys.map { prefix + $0.label }.joined(separator: " ")
+  }
+
+  func matches(_ key: Key, _ held: KeyModifiers) -> Bool {
+    guard keys.contains(key) else { return false }
+    var held = held.subtracting(.alt)
+    if case .text = key { held.remove(.shift) }
+    return held == modifiers
+  }
 }
 
 let keyBindings: [KeyBinding] = [
@@ -41,6 +56,14 @@ let keyBindings: [KeyBinding] = [
   KeyBinding(keys: [.text("-")], command: .zoomOut, help: "zoom out"),
   KeyBinding(keys: [.text("0")], command: .actualSize, help: "actual size"),
   KeyBinding(keys: [.text("w")], command: .fit, help: "fit to window"),
+  KeyBinding(keys: [.text("h")], command: .pan(x: -1, y: 0), help: "pan left (zoomed)"),
+  KeyBinding(keys: [.text("j")], command: .pan(x: 0, y: 1), help: "pan down (zoomed)"),
+  KeyBinding(keys: [.text("k")], command: .pan(x: 0, y: -1), help: "pan up (zoomed)"),
+  KeyBinding(keys: [.text("l")], command: .pan(x: 1, y: 0), help: "pan right (zoomed)"),
+  KeyBinding(keys: [.left], command: .pan(x: -1, y: 0), help: "pan left (zoomed)", modifiers: .shift),
+  KeyBinding(keys: [.down], command: .pan(x: 0, y: 1), help: "pan down (zoomed)", modifiers: .shift),
+  KeyBinding(keys: [.up], command: .pan(x: 0, y: -1), help: "pan up (zoomed)", modifiers: .shift),
+  KeyBinding(keys: [.right], command: .pan(x: 1, y: 0), help: "pan right (zoomed)", modifiers: .shift),
   KeyBinding(keys: [.text("f")], command: .toggleFullscreen, help: "fullscreen"),
   KeyBinding(keys: [.text("i")], command: .toggleInfo, help: "info overlay"),
   KeyBinding(keys: [.text("?")], command: .toggleHelp, help: "this key table"),
@@ -53,20 +76,12 @@ let keyBindings: [KeyBinding] = [
 ]
 
 /// The mouse rows, for the same texts.
-let mouseHelp = ["left click: play/pause", "wheel: zoom"]
+let mouseHelp: [(action: String, help: String)] = [
+  ("left click", "play/pause"), ("drag", "pan (zoomed)"), ("wheel", "zoom at the pointer"),
+]
 
-func command(for key: Key) -> Command? {
-  keyBindings.first { $0.keys.contains(key) }?.command
-}
-
-/// Mouse: left click play/pause, wheel zoom.
-func command(forButton button: Int) -> Command? {
-  switch button {
-  case 1: .togglePlay
-  case 4: .zoomIn
-  case 5: .zoomOut
-  default: nil
-  }
+func command(for key: Key, modifiers: KeyModifiers) -> Command? {
+  keyBindings.first { $0.matches(key, modifiers) }?.command
 }
 
 /// The key table as aligned lines: "label   help".

@@ -167,7 +167,8 @@ func parseColor(_ s: String) -> (UInt8, UInt8, UInt8)? {
 
 let usage =
   usageHead + "\n  Keys:\n" + keyTableLines(indent: "    ").joined(separator: "\n")
-  + "\n    Mouse: " + mouseHelp.joined(separator: ", ") + "\n\n  Exit status: 0 ok, 1 a source failed, 2 usage error."
+  + "\n    Mouse: " + mouseHelp.map { "\($0.action): \($0.help)" }.joined(separator: ", ")
+  + "\n\n  Exit status: 0 ok, 1 a source failed, 2 usage error."
 
 private let usageHead = """
   usage: gifview [OPTIONS] [SOURCE ...]

@@ -10,7 +10,6 @@ extension Viewer {
     var o = WindowOptions(
       title: title, width: 320, height: 240, fullscreen: settings.fullscreen,
       backgroundRGB: isGrid ? 0x1A1B1D : nil)
-    o.icons = appIcons()
     if let g = settings.geometry {
       (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
     } else if isGrid {

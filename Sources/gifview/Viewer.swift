@@ -41,6 +41,14 @@ final class Viewer {
   var background: Background
   var showInfo = false
   var showHelp = false
+  /// A left-button press in progress: a drag pans, a press without moving is a click.
+  private struct Drag {
+    var startX: Int
+    var startY: Int
+    var startPan: (x: Int, y: Int)
+    var moved: Bool
+  }
+  private var drag: Drag?
   var sizedForImage = false
   /// The next fit to the image keeps the window's centre (after `n`/`p`).
   var keepsCentre = false
@@ -172,6 +180,8 @@ final class Viewer {
   /// Runs after the views drew, once a turn: sizes the window to the image once it is
   /// known, keeps grid scales and the overlay current.
   private func afterUpdate() -> UInt64? {
+    // The icon after the first turn drew: decoding its PNGs never delays the first frame.
+    if !top.hasIcons { top.setIcons(appIcons()) }
     if !isGrid {
       fitWindowToImage()
     } else {
@@ -182,7 +192,7 @@ final class Viewer {
       if showInfo && !isGrid && v.playback.phase == .playing { overlay.append(TextItem(infoLines(v), x: 8, y: 8)) }
       if showHelp && v === views.first {
         let (w, h) = isGrid ? (top.width, top.height) : (v.frame.width, v.frame.height)
-        overlay.append(TextItem(helpLines, x: w / 2, y: h / 2, anchor: .center))
+        overlay.append(TextItem(helpLines(height: h), x: w / 2, y: h / 2, anchor: .center))
       }
       if overlay.map(\.lines) != v.overlay.map(\.lines) { v.overlay = overlay }
     }
@@ -197,9 +207,25 @@ final class Viewer {
     case .configured(let w, let h):
       if top.noteConfigured(width: w, height: h) { layoutViews() }
     case .closeRequested: quit = true
-    case .key(let key): if let c = command(for: key) { perform(c) }
-    case .button(let b, _, _): if let c = command(forButton: b) { perform(c) }
-    case .expose, .mapped: break
+    case .key(let key, let modifiers): if let c = command(for: key, modifiers: modifiers) { perform(c) }
+    case .button(1, let x, let y, _):
+      drag = Drag(startX: x, startY: y, startPan: views.first?.panOffset ?? (0, 0), moved: false)
+    case .dragged(let x, let y):
+      guard var d = drag, !isGrid, let v = views.first else { break }
+      // A click that wobbles a pixel or two is still a click.
+      if abs(x - d.startX) > 3 || abs(y - d.startY) > 3 { d.moved = true }
+      if d.moved { v.panOffset = (d.startPan.x + x - d.startX, d.startPan.y + y - d.startY) }
+      drag = d
+    case .buttonReleased(1, _, _):
+      if drag?.moved == false { perform(.togglePlay) }
+      drag = nil
+    case .button(let b, let x, let y, _):
+      switch b {
+      case 4: zoom(at: x, y) { min($0 * 1.25, 32) }
+      case 5: zoom(at: x, y) { max($0 / 1.25, 1.0 / 32) }
+      default: break
+      }
+    case .expose, .mapped, .buttonReleased: break
     }
     return !quit
   }
@@ -216,12 +242,20 @@ final class Viewer {
     case .normalSpeed: for p in shown { p.speed = 1 }
     case .zoomIn: zoom { min($0 * 1.25, 32) }
     case .zoomOut: zoom { max($0 / 1.25, 1.0 / 32) }
-    case .actualSize: zoom { _ in 1 }
+    case .actualSize:
+      zoom { _ in 1 }
+      views.first?.panOffset = (0, 0)
+    case .pan(let dx, let dy):
+      guard !isGrid, let v = views.first else { break }
+      // The image moves the other way: `l` shows more of its right side.
+      let p = v.panOffset
+      v.panOffset = (p.x - dx * max(v.frame.width / 8, 1), p.y - dy * max(v.frame.height / 8, 1))
     case .fit:
       contentMode = .fit
       for v in views where !isGrid {
         v.scale = nil
         v.contentMode = .fit
+        v.panOffset = (0, 0)
       }
     case .toggleFullscreen: top.setFullscreen(!top.isFullscreen)
     case .toggleInfo: showInfo.toggle()
@@ -237,13 +271,28 @@ final class Viewer {
     for v in views { v.setNeedsDisplay() }
   }
 
-  private var helpLines: [String] {
-    ["Keys"] + keyTableLines() + [""] + mouseHelp + ["", "? closes this"]
+  /// The key table as a card: key and action in columns, in two blocks side by side
+  /// when one would not fit `height` (17 px a line).
+  private func helpLines(height: Int) -> [String] {
+    let keys: [String] = keyBindings.map { "\($0.label)\t\($0.help)" }
+    let rows: [String] = keys + mouseHelp.map { "\($0.action)\t\($0.help)" }
+    let fits = max(4, (height - 24) / 17 - 1)
+    guard rows.count > fits else { return rows + ["", "? closes this"] }
+    let half = (rows.count + 1) / 2
+    var lines: [String] = []
+    for i in 0..<half { lines.append(i + half < rows.count ? rows[i] + "\t" + rows[i + half] : rows[i]) }
+    return lines + ["? closes this"]
   }
 
   private func zoom(_ f: (Double) -> Double) {
     guard !isGrid, let v = views.first else { return }
-    v.scale = f(v.effectiveScale)
+    zoom(at: v.frame.width / 2, v.frame.height / 2, f)
+  }
+
+  /// Zooms keeping the image point under window point (x, y) fixed.
+  private func zoom(at x: Int, _ y: Int, _ f: (Double) -> Double) {
+    guard !isGrid, let v = views.first else { return }
+    v.zoom(to: f(v.effectiveScale), keepingViewPoint: x - v.frame.x, y - v.frame.y)
   }
 
   private func switchSource(by d: Int) {

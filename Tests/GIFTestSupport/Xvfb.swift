@@ -83,7 +83,7 @@ public final class Xvfb: @unchecked Sendable {
   /// Kills the server and waits until it is gone (also for tests of a lost connection).
   public func stop() {
     try? lifeline.close()
-    if process.isRunning { process.waitUntilExit() }
+    process.waitUntilExit()
     XvfbRegistry.stopped(pid)
   }
 
@@ -165,9 +165,14 @@ public final class RunningProcess: @unchecked Sendable {
   public let process = Process()
   private let errPipe = Pipe()
   private let outPipe = Pipe()
-  private var stderrData = Data()
-  private var stdoutData = Data()
-  private let lock = NSLock()
+  private let captured = Captured()
+
+  /// What the child wrote so far; filled by one reader thread per pipe.
+  private final class Captured: @unchecked Sendable {
+    let lock = NSLock()
+    var stderr = Data()
+    var stdout = Data()
+  }
 
   public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil)
     throws
@@ -189,33 +194,53 @@ public final class RunningProcess: @unchecked Sendable {
       process.standardInput = FileHandle.nullDevice
       try withUnblockedSignals { try process.run() }
     }
-    errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-      let d = h.availableData
-      self?.lock.withLock { self?.stderrData.append(d) }
-    }
-    outPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-      let d = h.availableData
-      self?.lock.withLock { self?.stdoutData.append(d) }
+    // Reader threads rather than `readabilityHandler`: Foundation's handler leaks a weak
+    // reference per handle, which AddressSanitizer reports with all it keeps alive.
+    let captured = captured
+    Self.drain(errPipe.fileHandleForReading) { d in captured.lock.withLock { captured.stderr.append(d) } }
+    Self.drain(outPipe.fileHandleForReading) { d in captured.lock.withLock { captured.stdout.append(d) } }
+  }
+
+  /// Reads `handle` on a thread of its own until end of file (the child and every copy of
+  /// the pipe's write end are gone).
+  private static func drain(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
+    Thread.detachNewThread {
+      while true {
+        let d = handle.availableData
+        if d.isEmpty { return }
+        append(d)
+      }
     }
   }
 
-  public var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
-  public var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+  public var stderr: String { captured.lock.withLock { String(decoding: captured.stderr, as: UTF8.self) } }
+  public var stdout: String { captured.lock.withLock { String(decoding: captured.stdout, as: UTF8.self) } }
 
   /// The exit status, or nil if it is still running after `timeout` seconds.
   public func wait(timeout: Double = 5) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(5_000) }
     if process.isRunning { return nil }
+    process.waitUntilExit()  // returns at once; see `reap()`
     usleep(20_000)  // let the pipes drain
     return process.terminationStatus
   }
 
-  deinit {
-    if process.isRunning { process.terminate() }
-    errPipe.fileHandleForReading.readabilityHandler = nil
-    outPipe.fileHandleForReading.readabilityHandler = nil
+  /// Foundation's Process keeps itself alive (a cycle through its run-loop source) until
+  /// `waitUntilExit()` has seen it end; without that call every Process leaks, with its
+  /// pipes and environment. So the child is ended (SIGTERM, then SIGKILL after 2 s) and
+  /// waited for.
+  private func reap() {
+    if process.isRunning {
+      process.terminate()
+      let deadline = Date().addingTimeInterval(2)
+      while process.isRunning && Date() < deadline { usleep(5_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
   }
+
+  deinit { reap() }
 }
 
 /// Polls `condition` every 10 ms for up to `timeout` seconds.

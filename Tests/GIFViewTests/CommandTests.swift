@@ -71,8 +71,8 @@ struct CommandTests {
       })
     v.key(WindowProbe.keyW)
     #expect(eventually { v.pixels[0] == rgb(palette, 3) }, "w did not fit again")
-    // The wheel zooms in around the centre: the corner then shows the image's inside.
-    v.probe.sendButton(v.window, button: 4)
+    // The wheel zooms in at the pointer (here the centre): the corner then shows the image's inside.
+    v.probe.sendButton(v.window, button: 4, x: 40, y: 20)
     #expect(eventually { v.pixels[0] == rgb(palette, 1) }, "wheel up did not zoom in")
   }
 

@@ -269,7 +269,7 @@ struct InstallTests {
       contentsOf: repositoryRoot.appendingPathComponent("Sources/gifview/KeyTable.swift"), encoding: .utf8)
     let named = [
       "right": "Right", "left": "Left", "home": "Home", "end": "End", "backspace": "BackSpace",
-      "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape",
+      "pageDown": "Page_Down", "pageUp": "Page_Up", "escape": "Escape", "up": "Up", "down": "Down",
     ]
     var keys: [String] = []
     for row in commands.split(separator: "\n") where row.contains("KeyBinding(keys: [") {
@@ -339,6 +339,7 @@ struct InstallTests {
     }
     #expect(probe.string(window, "_NET_WM_NAME") == "my anim.gif — gifview")
     // The installed binary finds its icon under PREFIX/share/icons (relative to itself).
+    _ = eventually { probe.property(window, "_NET_WM_ICON") != nil }
     let icon = probe.property(window, "_NET_WM_ICON")?.longs ?? []
     #expect(icon.prefix(2) == [16, 16] && icon.count > 256 * 256, "the installed gifview has no full icon")
     let want = launcherFrame(40, 30, shift: 0)
