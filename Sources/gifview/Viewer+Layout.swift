@@ -38,6 +38,16 @@ extension Viewer {
     if w != top.width || h != top.height { top.resize(width: w, height: h, keepingCentre: keepsCentre) }
   }
 
+  /// Every view shows something of its source: a frame, the spinner or the failure card.
+  var firstPaintDone: Bool {
+    views.allSatisfy { v in
+      let p = v.playback
+      if p.displayedFrame != nil || p.spinnerShownAt != nil { return true }
+      if case .loading = p.phase { return false }
+      return true
+    }
+  }
+
   /// For a local file the size is read from its header before the window maps, so the
   /// window never jumps.
   func presizeFromLocalHeader() {

@@ -180,8 +180,9 @@ final class Viewer {
   /// Runs after the views drew, once a turn: sizes the window to the image once it is
   /// known, keeps grid scales and the overlay current.
   private func afterUpdate() -> UInt64? {
-    // The icon after the first turn drew: decoding its PNGs never delays the first frame.
-    if !top.hasIcons { top.setIcons(appIcons()) }
+    // The icon once the first frame (or the spinner, or the failure card) is on screen:
+    // decoding its PNGs never delays the first frame.
+    if !top.hasIcons && firstPaintDone { top.setIcons(appIcons()) }
     if !isGrid {
       fitWindowToImage()
     } else {
