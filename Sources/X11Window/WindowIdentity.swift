@@ -49,11 +49,27 @@ extension TopLevelWindow {
         data.append(icon.height)
         for p in icon.argb { data.append(Int(p)) }
       }
-      XChangeProperty(
-        d, id.rawValue, connection.atom(.netWMIcon), XA_CARDINAL, 32, PropModeReplace,
-        data.withUnsafeBytes { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }, Int32(data.count))
+      // In pieces that each fit Xlib's 16 KiB output buffer after a flush: a format-32
+      // property larger than the buffer is copied by a loop that spins forever when the
+      // server goes away in the middle of it (the flush after an I/O error drains
+      // nothing). A lost server shows between pieces, and the rest is not sent.
+      let piece = 2048
+      var start = 0
+      while start < data.count {
+        XFlush(d)
+        guard connection.isUsable else { return }
+        let end = min(start + piece, data.count)
+        data[start..<end].withUnsafeBytes { bytes in
+          _ = XChangeProperty(
+            d, id.rawValue, connection.atom(.netWMIcon), XA_CARDINAL, 32, start == 0 ? PropModeReplace : PropModeAppend,
+            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(end - start))
+        }
+        start = end
+      }
     }
 
+    XFlush(d)
+    guard connection.isUsable else { return }
     if let hints = XAllocWMHints() {
       hints.pointee.flags = InputHint
       hints.pointee.input = 1
