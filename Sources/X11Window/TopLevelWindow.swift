@@ -42,7 +42,7 @@ public struct WindowOptions: Sendable {
 /// WM_CLASS, _NET_WM_PID, the four title properties, WM_DELETE_WINDOW, size hints,
 /// fullscreen, the icon, WM_HINTS and WM_CLIENT_MACHINE (WindowIdentity.swift). It draws nothing itself: children (`ChildWindow`) do.
 public final class TopLevelWindow {
-  private let connection: X11Connection
+  let connection: X11Connection
   /// The window's XID (the parent for children).
   public let id: XWindowID
   /// Client size, as the last ConfigureNotify said.
@@ -56,6 +56,8 @@ public final class TopLevelWindow {
   private var closed = false
   /// The WM_HINTS icon pixmap and mask, freed with the window.
   var iconPixmapIDs: [Pixmap] = []
+  /// The icon was set: by `WindowOptions.icons`, or by `setIcons` (even to none).
+  public internal(set) var hasIcons = false
 
   /// Creates the window (unmapped) on `connection`.
   public init(connection: X11Connection, options: WindowOptions) {

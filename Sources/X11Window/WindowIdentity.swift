@@ -20,12 +20,27 @@ public struct WindowIcon: Sendable, Equatable {
 }
 
 extension TopLevelWindow {
+  /// Sets (or replaces) the application icon, as `WindowOptions.icons` does at creation:
+  /// `_NET_WM_ICON` and the `WM_HINTS` icon. Window managers follow the change. An empty
+  /// list removes the icon.
+  public func setIcons(_ icons: [WindowIcon]) {
+    guard connection.isUsable else { return }
+    let d = connection.display
+    for p in iconPixmapIDs { XFreePixmap(d, p) }
+    iconPixmapIDs = []
+    if icons.isEmpty { XDeleteProperty(d, id.rawValue, connection.atom(.netWMIcon)) }
+    setIdentity(icons: icons, connection: connection)
+    hasIcons = true
+    XFlush(d)
+  }
+
   /// What a desktop needs to tell the window apart (DESIGN §5): `_NET_WM_ICON` with every
   /// size in `icons` (width, height, then the pixels, one CARDINAL each), `WM_HINTS`
   /// (input: true; the icon nearest 48 px as pixmap and mask, when there are icons) and
   /// `WM_CLIENT_MACHINE` (this host's name).
   func setIdentity(icons: [WindowIcon], connection: X11Connection) {
     let d = connection.display
+    if !icons.isEmpty { hasIcons = true }
     if !icons.isEmpty {
       var data: [Int] = []
       data.reserveCapacity(icons.reduce(0) { $0 + 2 + $1.argb.count })
@@ -34,11 +49,27 @@ extension TopLevelWindow {
         data.append(icon.height)
         for p in icon.argb { data.append(Int(p)) }
       }
-      XChangeProperty(
-        d, id.rawValue, connection.atom(.netWMIcon), XA_CARDINAL, 32, PropModeReplace,
-        data.withUnsafeBytes { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }, Int32(data.count))
+      // In pieces that each fit Xlib's 16 KiB output buffer after a flush: a format-32
+      // property larger than the buffer is copied by a loop that spins forever when the
+      // server goes away in the middle of it (the flush after an I/O error drains
+      // nothing). A lost server shows between pieces, and the rest is not sent.
+      let piece = 2048
+      var start = 0
+      while start < data.count {
+        XFlush(d)
+        guard connection.isUsable else { return }
+        let end = min(start + piece, data.count)
+        data[start..<end].withUnsafeBytes { bytes in
+          _ = XChangeProperty(
+            d, id.rawValue, connection.atom(.netWMIcon), XA_CARDINAL, 32, start == 0 ? PropModeReplace : PropModeAppend,
+            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(end - start))
+        }
+        start = end
+      }
     }
 
+    XFlush(d)
+    guard connection.isUsable else { return }
     if let hints = XAllocWMHints() {
       hints.pointee.flags = InputHint
       hints.pointee.input = 1

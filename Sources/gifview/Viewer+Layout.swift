@@ -10,7 +10,6 @@ extension Viewer {
     var o = WindowOptions(
       title: title, width: 320, height: 240, fullscreen: settings.fullscreen,
       backgroundRGB: isGrid ? 0x1A1B1D : nil)
-    o.icons = appIcons()
     if let g = settings.geometry {
       (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
     } else if isGrid {
@@ -42,6 +41,16 @@ extension Viewer {
     sizedForImage = true
     let (w, h) = windowSize(forImage: size.width, size.height)
     if w != top.width || h != top.height { top.resize(width: w, height: h, keepingCentre: keepsCentre) }
+  }
+
+  /// Every view shows something of its source: a frame, the spinner or the failure card.
+  var firstPaintDone: Bool {
+    views.allSatisfy { v in
+      let p = v.playback
+      if p.displayedFrame != nil || p.spinnerShownAt != nil { return true }
+      if case .loading = p.phase { return false }
+      return true
+    }
   }
 
   /// For a local file the size is read from its header before the window maps, so the

@@ -208,6 +208,9 @@ final class Viewer {
         makeViews()
       }
     }
+    // The icon once the first frame (or the spinner, or the failure card) is on screen:
+    // decoding its PNGs never delays the first frame.
+    if !top.hasIcons && firstPaintDone { top.setIcons(appIcons()) }
     if !isGrid {
       fitWindowToImage()
     } else {

@@ -58,6 +58,19 @@ private func hostName() -> String {
 struct DesktopTests {
   @Test func theWindowCarriesTheAppIconAtSeveralSizesWMHintsAndTheHostName() throws {
     let v = try Viewer([temporaryFile("icon.gif", solid(16, 8, index: 1))], on: desktopTestsXvfb)
+    // The icon is set once the first turn has drawn, in pieces: wait for the whole of it.
+    func complete(_ longs: [Int]) -> Bool {
+      var rest = longs[...]
+      var sizes: [Int] = []
+      while rest.count >= 2 {
+        let (w, h) = (rest[rest.startIndex], rest[rest.startIndex + 1])
+        guard w > 0, h > 0, rest.count >= 2 + w * h else { return false }
+        sizes.append(w)
+        rest = rest.dropFirst(2 + w * h)
+      }
+      return rest.isEmpty && sizes.contains(256)
+    }
+    #expect(eventually { complete(v.probe.property(v.window, "_NET_WM_ICON")?.longs ?? []) })
     let icon = try #require(v.probe.property(v.window, "_NET_WM_ICON"), "no _NET_WM_ICON")
     #expect(icon.type == "CARDINAL")
     // Width, height, then width × height pixels, for each size in turn.
@@ -80,6 +93,7 @@ struct DesktopTests {
     #expect(Set(sizes).count == sizes.count, "a size twice: \(sizes)")
 
     // WM_HINTS: flags, input, initial_state, icon_pixmap, icon_window, x, y, icon_mask, group.
+    #expect(eventually { (v.probe.property(v.window, "WM_HINTS")?.longs.first ?? 0) & 4 != 0 })
     let hints = try #require(v.probe.property(v.window, "WM_HINTS")?.longs, "no WM_HINTS")
     try #require(hints.count >= 8)
     let (inputHint, iconPixmapHint, iconMaskHint) = (1, 4, 32)  // Xutil.h
@@ -101,6 +115,7 @@ struct DesktopTests {
     try FileManager.default.copyItem(atPath: gifviewBinary, toPath: binary)
     let v = try Viewer([temporaryFile("plain.gif", solid(16, 8, index: 1))], binary: binary, on: desktopTestsXvfb)
     #expect(eventually { v.pixels.first == rgb(palette, 1) })
+    usleep(200_000)  // past the turn that would set an icon
     #expect(v.probe.property(v.window, "_NET_WM_ICON") == nil)
     let hints = try #require(v.probe.property(v.window, "WM_HINTS")?.longs)
     #expect(hints.first == 1 && hints[1] == 1, "input only: \(hints)")
@@ -137,9 +152,9 @@ struct DesktopTests {
     let path = temporaryFile("anim.gif", twoFrames(w, h))
     let dir = (path as NSString).deletingLastPathComponent
     let v = try Viewer(["--paused", path], on: desktopTestsXvfb)
-    #expect(eventually { v.pixels.count == w * h })
-    // Frame 0 is on screen (keys pressed while loading would find no frame yet).
-    #expect(eventually { v.pixels.first == UInt32(palette[0]) << 16 | UInt32(palette[1]) << 8 | UInt32(palette[2]) })
+    // Frame 0 on show (its pixel 0 is palette 0): the window takes the size from the
+    // header before any frame is decoded.
+    #expect(eventually { v.pixels.count == w * h && v.pixels.first == rgb(palette, 0) }, "frame 0 not shown")
     v.key(WindowProbe.keyPeriod)  // frame 1, opaque
     let frame1 = expectedRGBA(w, h, 1)
     #expect(
@@ -177,9 +192,7 @@ struct DesktopTests {
     let v = try Viewer(
       ["--paused", "-"], environment: ["XDG_PICTURES_DIR": pictures], stdin: Data(twoFrames(w, h)),
       on: desktopTestsXvfb)
-    #expect(eventually { v.pixels.count == w * h })
-    // Frame 0 is on screen (keys pressed while loading would find no frame yet).
-    #expect(eventually { v.pixels.first == UInt32(palette[0]) << 16 | UInt32(palette[1]) << 8 | UInt32(palette[2]) })
+    #expect(eventually { v.pixels.count == w * h && v.pixels.first == rgb(palette, 0) }, "frame 0 not shown")
     v.key(WindowProbe.keyS)
     let saved = pictures + "/stdin-frame-0000.png"
     #expect(eventually { v.process.stdout == saved + "\n" }, "stdout: \(v.process.stdout) stderr: \(v.process.stderr)")

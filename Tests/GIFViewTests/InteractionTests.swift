@@ -108,7 +108,8 @@ struct InteractionTests {
 
   @Test func questionMarkShowsTheKeyTableAndHidesItAgain() throws {
     let v = try Viewer([temporaryFile("map.gif", map()), "--geometry", "400x300"], on: interactionTestsXvfb)
-    #expect(eventually { v.pixels.count == 400 * 300 })
+    // The picture drawn (the window maps before its first frame: black until then).
+    #expect(eventually { v.pixels.count == 400 * 300 && v.pixels.contains { $0 != 0 } })
     let plain = v.pixels
     func cardPixels() -> Int { v.pixels.filter { $0 == 0x18181C }.count }
     #expect(cardPixels() == 0)

@@ -340,6 +340,7 @@ struct InstallTests {
     }
     #expect(probe.string(window, "_NET_WM_NAME") == "my anim.gif — gifview")
     // The installed binary finds its icon under PREFIX/share/icons (relative to itself).
+    _ = eventually { probe.property(window, "_NET_WM_ICON") != nil }
     let icon = probe.property(window, "_NET_WM_ICON")?.longs ?? []
     #expect(icon.prefix(2) == [16, 16] && icon.count > 256 * 256, "the installed gifview has no full icon")
     let want = launcherFrame(40, 30, shift: 0)
