@@ -8,8 +8,10 @@ public protocol MonotonicClock: Sendable {
 public struct SystemClock: MonotonicClock {
   private static let origin = ContinuousClock.now
 
+  /// The process's monotonic clock.
   public init() {}
 
+  /// Nanoseconds since an arbitrary start (at least 1 s, so deadlines never underflow).
   public var nowNS: UInt64 {
     let origin = Self.origin  // initialised first, so `d` is never negative
     let d = ContinuousClock.now - origin

@@ -10,9 +10,13 @@ import Synchronization
 /// keeps one `FrameRenderer` and restarts it from frame 0 only when the play head
 /// wraps or moves back past it.
 public final class FrameCache: Sendable {
+  /// The screen frames are rendered for.
   public let screen: ScreenInfo
+  /// The pixel layout of rendered frames.
   public let format: PixelFormat
+  /// Memory rendered frames may take together.
   public let budgetBytes: Int
+  /// Bytes of one rendered frame.
   public var frameBytes: Int { screen.width * screen.height * 4 }
 
   /// Bookkeeping is O(1) per frame for any frame count: the wanted frames are a window
@@ -141,6 +145,7 @@ public final class FrameCache: Sendable {
   /// How many frames may be held at once (at least 2: the shown one and the next).
   public var capacity: Int { max(2, budgetBytes / max(frameBytes, 1)) }
 
+  /// Adds the next frame as it arrives (rendered when wanted).
   public func append(_ frame: FrameInfo) {
     state.withLock {
       $0.frames.append(frame)
@@ -149,11 +154,13 @@ public final class FrameCache: Sendable {
     kick()
   }
 
+  /// No more frames will come: the play head may wrap.
   public func complete() {
     state.withLock { $0.complete = true }
     kick()
   }
 
+  /// Stops rendering and frees every frame.
   public func close() {
     state.withLock {
       $0.closed = true
@@ -167,7 +174,9 @@ public final class FrameCache: Sendable {
   /// Pixel-level damage found so far.
   public var warnings: [GIFWarning] { state.withLock { $0.warnings } }
 
+  /// Frames rendered and kept now.
   public var cachedCount: Int { state.withLock { $0.cachedCount } }
+  /// Memory the kept frames take.
   public var cachedBytes: Int { cachedCount * frameBytes }
 
   /// Moves the play head; frames behind it may be evicted, frames ahead get rendered.

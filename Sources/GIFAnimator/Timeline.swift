@@ -11,27 +11,35 @@ public struct Timeline: Sendable {
   public private(set) var isComplete = false
   /// Total plays; nil = forever.
   public var plays: Int?
+  /// The speed factor.
   public private(set) var speed = 1.0
 
+  /// The frame on show.
   public private(set) var current = 0
   /// Plays finished so far (the current play is number `playsDone + 1`).
   public private(set) var playsDone = 0
+  /// Paused by the user.
   public private(set) var isPaused = false
   /// The last play ended: the last frame stays.
   public private(set) var isFinished = false
   /// Waiting for frame `current + 1` to arrive.
   public private(set) var isWaiting = false
+  /// `start(now:)` has run.
   public private(set) var isStarted = false
   /// When the current frame gives way to the next (absolute, ns).
   private var deadline: UInt64 = 0
 
+  /// The slowest speed.
   public static let minSpeed = 0.05
+  /// The fastest speed.
   public static let maxSpeed = 20.0
 
+  /// An empty timeline of `plays` plays (nil: forever).
   public init(plays: Int?) {
     self.plays = plays
   }
 
+  /// Frames known so far.
   public var frameCount: Int { delaysNS.count }
 
   /// A single complete frame never animates.
@@ -44,6 +52,7 @@ public struct Timeline: Sendable {
     return deadline
   }
 
+  /// Adds the next frame's effective delay; a wait for it ends at `now`.
   public mutating func append(delayNS: UInt64, now: UInt64) {
     delaysNS.append(delayNS)
     if isWaiting {
@@ -125,6 +134,7 @@ public struct Timeline: Sendable {
     deadline = now &+ scaled(delaysNS[current])
   }
 
+  /// Stops at the current frame.
   public mutating func pause() { isPaused = true }
 
   /// Continues from the current frame with a fresh deadline.
@@ -139,6 +149,7 @@ public struct Timeline: Sendable {
     if !delaysNS.isEmpty { deadline = now &+ scaled(delaysNS[current]) }
   }
 
+  /// Play/pause as a button does: resumes, restarts a finished play, or pauses.
   public mutating func togglePause(now: UInt64) {
     if isPaused {
       resume(now: now)
@@ -159,6 +170,7 @@ public struct Timeline: Sendable {
     current = ((current + delta) % n + n) % n
   }
 
+  /// Shows frame `index` (clamped) and pauses.
   public mutating func seek(to index: Int) {
     guard !delaysNS.isEmpty else { return }
     isPaused = true

@@ -7,8 +7,11 @@
 /// between images. An area smaller than the screen serves files whose images touch only
 /// part of it: everything outside stays transparent.
 public struct Compositor: Sendable {
+  /// Canvas width in pixels.
   public let width: Int
+  /// Canvas height in pixels.
   public let height: Int
+  /// How canvas pixels are laid out.
   public let format: PixelFormat
   /// The part of the screen the canvas holds; images are clipped to it.
   public let area: Rect
@@ -27,6 +30,7 @@ public struct Compositor: Sendable {
   private var transparent = -1
   private var table: [UInt32] = []
 
+  /// A compositor for a `width`×`height` canvas of `format` pixels.
   public init(width: Int, height: Int, format: PixelFormat) {
     self.init(width: width, height: height, format: format, area: Rect(x0: 0, y0: 0, x1: width, y1: height))
   }

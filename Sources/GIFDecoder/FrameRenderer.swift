@@ -1,13 +1,16 @@
 /// Turns images into composited canvases, in order: LZW into a small reused index
 /// buffer, drained by the compositor onto the caller's canvas as it fills.
 public struct FrameRenderer: Sendable {
+  /// The logical screen frames are composited onto.
   public let screen: ScreenInfo
+  /// The compositor that applies disposal and draws each image.
   public private(set) var compositor: Compositor
   private var lzw = LZWDecoder()
   /// Indices per LZW step: small enough to stay in cache between decoder and compositor.
   private static let chunk = 1 << 13
   private var indices = [UInt8](repeating: 0, count: chunk + LZWDecoder.slack)
 
+  /// A renderer for `screen`, producing `format` canvases.
   public init(screen: ScreenInfo, format: PixelFormat) {
     self.screen = screen
     self.compositor = Compositor(width: screen.width, height: screen.height, format: format)
@@ -66,10 +69,13 @@ public struct FrameRenderer: Sendable {
 
 /// A whole file parsed at once: what `--info`, `--frames` and `--check` work from.
 public struct GIFDocument: Sendable {
+  /// The logical screen.
   public var screen: ScreenInfo
+  /// Every image, in file order, with its compressed data.
   public var frames: [FrameInfo]
   /// The stored loop value that counts, nil without a loop extension.
   public var loopCount: Int?
+  /// The text of every comment extension.
   public var comments: [String]
   /// Damage found while parsing (pixel-level damage is found by rendering).
   public var warnings: [GIFWarning]
@@ -85,6 +91,7 @@ public struct GIFDocument: Sendable {
     self.warnings = warnings
   }
 
+  /// Parses a whole file; throws when nothing can be shown.
   public static func decode(_ bytes: [UInt8], limits: Limits = .default) throws(GIFError) -> GIFDocument {
     var decoder = GIFDecoder(bytes: bytes, limits: limits)
     var screen: ScreenInfo?
@@ -105,6 +112,7 @@ public struct GIFDocument: Sendable {
   /// Total plays (DESIGN §2): no loop extension → 1, stored 0 → nil (forever), N → N+1.
   public var plays: Int? { Self.plays(loopCount: loopCount) }
 
+  /// Total plays for a stored loop count (DESIGN §2): none → 1, 0 → forever (nil), N → N + 1.
   public static func plays(loopCount: Int?) -> Int? {
     guard let loopCount else { return 1 }
     return loopCount == 0 ? nil : loopCount + 1

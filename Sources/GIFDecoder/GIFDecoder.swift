@@ -5,6 +5,7 @@
 /// It hands out each image as soon as its data sub-blocks are complete, with the LZW
 /// stream unframed; `LZW` and `Compositor` turn that into pixels.
 public struct GIFDecoder: Sendable {
+  /// What the decoder accepts.
   public let limits: Limits
 
   // Input: `buffer[pos...]` is unread; `base` is the absolute offset of `buffer[0]`.
@@ -24,9 +25,13 @@ public struct GIFDecoder: Sendable {
   }
   private var state = State.header
 
+  /// The logical screen, once its descriptor has been read.
   public private(set) var screen: ScreenInfo?
+  /// Images whose descriptors have been read so far.
   public private(set) var frameCount = 0
+  /// Damage seen so far that still allows display.
   public private(set) var warnings: [GIFWarning] = []
+  /// Comment extensions seen so far.
   public private(set) var comments: [String] = []
   /// Stored NETSCAPE2.0/ANIMEXTS1.0 value that counts: the last one seen before the
   /// last image (nil = no loop extension).
@@ -37,6 +42,7 @@ public struct GIFDecoder: Sendable {
 
   private static let maxExtensionBytes = 1 << 16
 
+  /// A decoder that refuses what exceeds `limits`.
   public init(limits: Limits = .default) {
     self.limits = limits
   }
@@ -49,6 +55,7 @@ public struct GIFDecoder: Sendable {
     self.closed = true
   }
 
+  /// Appends the next bytes of the input.
   public mutating func feed(_ bytes: some Collection<UInt8>) {
     precondition(!closed, "feed after finish")
     compactIfWorthIt()
@@ -59,6 +66,7 @@ public struct GIFDecoder: Sendable {
   /// No more input will come: a parse waiting for bytes becomes a "truncated" warning.
   public mutating func finish() { closed = true }
 
+  /// The trailer was reached or the input ended.
   public var isFinished: Bool {
     if case .done = state { return true }
     return false

@@ -1,6 +1,7 @@
 /// A decoding failure, named like Wuffs' statuses so it reads well after the source:
 /// `gifview: error: cat.gif: not a GIF file`.
 public struct GIFError: Error, Equatable, CustomStringConvertible, Sendable {
+  /// What went wrong.
   public enum Kind: Equatable, Sendable {
     case emptyInput
     case notAGIF
@@ -14,15 +15,18 @@ public struct GIFError: Error, Equatable, CustomStringConvertible, Sendable {
     case noImage
   }
 
+  /// What went wrong.
   public var kind: Kind
   /// Byte offset in the input where the problem was seen.
   public var offset: Int
 
+  /// An error of `kind` seen at byte `offset`.
   public init(_ kind: Kind, offset: Int) {
     self.kind = kind
     self.offset = offset
   }
 
+  /// The message, e.g. "not a GIF file".
   public var description: String {
     switch kind {
     case .emptyInput: "empty input"
@@ -42,6 +46,7 @@ public struct GIFError: Error, Equatable, CustomStringConvertible, Sendable {
 
 /// Damage that still allows display: the frames before it are kept.
 public struct GIFWarning: Equatable, CustomStringConvertible, Sendable {
+  /// What the damage is.
   public enum Kind: Equatable, Sendable {
     case truncated
     case badLZWCode
@@ -52,17 +57,21 @@ public struct GIFWarning: Equatable, CustomStringConvertible, Sendable {
     case frameTooLarge(width: Int, height: Int)
   }
 
+  /// What the damage is.
   public var kind: Kind
   /// The image the damage belongs to, if any.
   public var frame: Int?
+  /// Byte offset in the input where it was seen.
   public var offset: Int
 
+  /// Damage of `kind` in image `frame` (if any) at byte `offset`.
   public init(_ kind: Kind, frame: Int?, offset: Int) {
     self.kind = kind
     self.frame = frame
     self.offset = offset
   }
 
+  /// The message, e.g. "bad LZW code in frame 3".
   public var description: String {
     let what: String
     switch kind {

@@ -9,6 +9,7 @@
 /// Decoding is resumable: `start` then `step` repeatedly, each filling a small buffer
 /// that the compositor drains, so no frame-sized index buffer is needed.
 public struct LZWDecoder: Sendable {
+  /// How a `step` ended.
   public enum Status: Sendable, Equatable {
     /// End-of-information code, or the output is full (extra data is ignored).
     case complete
@@ -45,6 +46,7 @@ public struct LZWDecoder: Sendable {
   private var previous = 0
   private var finished: Status?
 
+  /// A decoder with its tables allocated once; `start` prepares each image.
   public init() {}
 
   /// Starts a new image with literal width `minimumCodeSize` (1…11).

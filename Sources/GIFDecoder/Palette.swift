@@ -6,6 +6,7 @@ public enum PixelFormat: Sendable {
   case bgra
 
   @inline(__always)
+  /// One pixel in this layout.
   public func pack(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) -> UInt32 {
     switch self {
     case .rgba: UInt32(a) << 24 | UInt32(b) << 16 | UInt32(g) << 8 | UInt32(r)
@@ -29,9 +30,12 @@ public enum PixelFormat: Sendable {
 
 /// A colour table as stored: `count` RGB triplets (2…256).
 public struct Palette: Sendable, Equatable {
+  /// R, G, B bytes of each colour in turn.
   public var rgb: [UInt8]
+  /// The number of colours.
   public var count: Int { rgb.count / 3 }
 
+  /// A palette of the colours in `rgb` (three bytes each).
   public init(rgb: [UInt8]) { self.rgb = rgb }
 
   /// A 256-entry lookup table; entries beyond the table are opaque black (DESIGN §2).

@@ -1,22 +1,32 @@
 /// The logical screen: what the decoder knows once the header is read.
 public struct ScreenInfo: Sendable, Equatable {
-  public var version: String  // "87a" or "89a"
+  /// "87a" or "89a".
+  public var version: String
+  /// Logical screen width.
   public var width: Int
+  /// Logical screen height.
   public var height: Int
+  /// The global colour table, if any.
   public var globalPalette: Palette?
 }
 
 /// A half-open rectangle: x0..<x1, y0..<y1.
 public struct Rect: Sendable, Equatable {
+  /// Left, top (inclusive), right, bottom (exclusive) edges.
   public var x0: Int, y0: Int, x1: Int, y1: Int
+  /// x1 − x0.
   public var width: Int { x1 - x0 }
+  /// y1 − y0.
   public var height: Int { y1 - y0 }
+  /// No pixel inside.
   public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
 
+  /// The rectangle x0..<x1 × y0..<y1.
   public init(x0: Int, y0: Int, x1: Int, y1: Int) {
     (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
   }
 
+  /// The part inside 0..<w × 0..<h.
   public func clipped(width w: Int, height h: Int) -> Rect {
     let r = Rect(x0: min(max(x0, 0), w), y0: min(max(y0, 0), h), x1: min(x1, w), y1: min(y1, h))
     return r.isEmpty ? Rect(x0: 0, y0: 0, x1: 0, y1: 0) : r
@@ -26,23 +36,32 @@ public struct Rect: Sendable, Equatable {
 /// One image of the file: its descriptor, the Graphic Control that applied to it,
 /// and its LZW data with the sub-block framing removed.
 public struct FrameInfo: Sendable {
+  /// The image's place in the file, from 0.
   public var index: Int
   /// As stored; may reach beyond the screen (frames are clipped when drawn).
   public var x: Int, y: Int, width: Int, height: Int
+  /// The stored delay in hundredths of a second.
   public var delayCS: Int
+  /// The stored disposal method, 0–7.
   public var disposal: Int
+  /// The transparent colour index, if the graphic control names one.
   public var transparentIndex: Int?
+  /// Rows are stored in the four-pass interlaced order.
   public var interlaced: Bool
+  /// The image has its own colour table.
   public var hasLocalPalette: Bool
   /// The local table, else the global one, else nil (every index draws opaque black).
   public var palette: Palette?
+  /// The LZW literal width.
   public var lzwMinimumCodeSize: Int
+  /// The image's LZW data, sub-block framing removed.
   public var compressed: [UInt8]
   /// False when the input ended inside this image's data.
   public var dataComplete: Bool
   /// Offset of the image descriptor in the input.
   public var offset: Int
 
+  /// The image's rectangle on the screen (not clipped).
   public var rect: Rect { Rect(x0: x, y0: y, x1: x + width, y1: y + height) }
 
   /// The delay that plays (DESIGN §2): ≤ 1 cs becomes 100 ms like browsers,

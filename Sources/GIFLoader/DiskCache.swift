@@ -1,3 +1,5 @@
+import SystemIO
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -187,9 +189,8 @@ final class DiskCache {
     var total = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
       while total < capacity {
-        let n = read(fd, buffer.baseAddress! + total, capacity - total)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
+        guard case .success(let n) = readRetrying(fd, into: buffer.baseAddress! + total, count: capacity - total), n > 0
+        else { break }
         total += n
       }
       count = total
@@ -206,13 +207,7 @@ final class DiskCache {
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     var ok = bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return false }
-        offset += n
-      }
+      guard case .success = writeAll(fd, raw) else { return false }
       return true
     }
     ok = ok && fsync(fd) == 0

@@ -1,3 +1,5 @@
+import SystemIO
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -42,10 +44,10 @@ public enum LocalReader {
     defer { chunk.deallocate() }
     var total = 0
     while true {
-      let n = Glibc.read(fd, chunk.baseAddress, chunkSize)
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw LoadError(.system(errnoText()), source: name)
+      let n: Int
+      switch readRetrying(fd, into: chunk.baseAddress!, count: chunkSize) {
+      case .success(let count): n = count
+      case .failure(let e): throw LoadError(.system(e.description), source: name)
       }
       if n == 0 { break }
       total += n

@@ -2,6 +2,7 @@ import GIFDecoder
 import GIFLoader
 import GIFView
 import PNGCodec
+import SystemIO
 
 #if canImport(Glibc)
   import Glibc
@@ -118,7 +119,7 @@ struct Headless {
       let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
       guard fd >= 0 else { throw failure }
       defer { close(fd) }
-      guard header.withUnsafeBytes({ writeAll(fd, $0) }) else { throw failure }
+      guard header.withUnsafeBytes({ wroteAll(fd, $0) }) else { throw failure }
       let rowsPerWrite = buffer.count / width
       var y = 0
       while y < doc.screen.height {
@@ -135,7 +136,7 @@ struct Headless {
             }
           }
         }
-        let ok = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<(rows * width * 4)])) }
+        let ok = buffer.withUnsafeBytes { wroteAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<(rows * width * 4)])) }
         guard ok else { throw failure }
         y += rows
       }
@@ -174,16 +175,10 @@ extension Headless {
   }
 }
 
-/// Writes all of `bytes` to `fd`, retrying after signals.
-func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
-  var done = 0
-  while done < raw.count {
-    let n = write(fd, raw.baseAddress! + done, raw.count - done)
-    if n < 0 && errno == EINTR { continue }
-    guard n > 0 else { return false }
-    done += n
-  }
-  return true
+/// Writes all of `raw` to `fd` (SystemIO's writeAll, as a success flag).
+func wroteAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
+  if case .success = writeAll(fd, raw) { return true }
+  return false
 }
 
 func writeFile(_ path: String, _ parts: [[UInt8]]) -> Bool {
@@ -191,13 +186,7 @@ func writeFile(_ path: String, _ parts: [[UInt8]]) -> Bool {
   guard fd >= 0 else { return false }
   defer { close(fd) }
   for part in parts {
-    var done = 0
-    while done < part.count {
-      let n = part.withUnsafeBytes { write(fd, $0.baseAddress! + done, part.count - done) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return false }
-      done += n
-    }
+    guard part.withUnsafeBytes({ wroteAll(fd, $0) }) else { return false }
   }
   return true
 }

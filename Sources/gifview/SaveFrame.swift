@@ -141,7 +141,7 @@ func writeNewFile(in dir: [UInt8], name: [UInt8], _ bytes: [UInt8]) -> Result<St
       if errno == EEXIST { continue }
       return .failure(SaveFailure(reason: "\(shown): \(String(cString: strerror(errno)))"))
     }
-    let ok = bytes.withUnsafeBytes { writeAll(fd, $0) }
+    let ok = bytes.withUnsafeBytes { wroteAll(fd, $0) }
     let closed = close(fd) == 0
     guard ok && closed else {
       let reason = String(cString: strerror(errno))
@@ -161,5 +161,5 @@ struct SaveFailure: Error {
 /// One line on stdout in one write(2) (stdout may be a pipe: no buffering to flush).
 func writeStdoutLine(_ s: String) {
   var line = s + "\n"
-  line.withUTF8 { b in _ = writeAll(1, UnsafeRawBufferPointer(b)) }
+  line.withUTF8 { b in _ = wroteAll(1, UnsafeRawBufferPointer(b)) }
 }

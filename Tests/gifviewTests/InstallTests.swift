@@ -339,8 +339,9 @@ struct InstallTests {
       Issue.record("the window has no _NET_WM_PID")
     }
     #expect(probe.string(window, "_NET_WM_NAME") == "my anim.gif — gifview")
-    // The installed binary finds its icon under PREFIX/share/icons (relative to itself).
-    _ = eventually { probe.property(window, "_NET_WM_ICON") != nil }
+    // The installed binary finds its icon under PREFIX/share/icons (relative to itself);
+    // the property is written in pieces, so wait for all of it.
+    _ = eventually { (probe.property(window, "_NET_WM_ICON")?.longs.count ?? 0) > 256 * 256 }
     let icon = probe.property(window, "_NET_WM_ICON")?.longs ?? []
     #expect(icon.prefix(2) == [16, 16] && icon.count > 256 * 256, "the installed gifview has no full icon")
     let want = launcherFrame(40, 30, shift: 0)
