@@ -81,6 +81,13 @@ public final class GIFPlayback {
   public private(set) var fadeProgress: Double?
   private var lastTick: UInt64 = 0
 
+  /// When this load's timeline started (its first frame shown), nil before.
+  public private(set) var timelineStart: UInt64?
+  /// An earlier `timelineStart` to count from instead of the moment playing starts, set
+  /// before it does: a view that went away and comes back (a grid tile scrolled out of
+  /// view and back) shows the frame that is due by then, not frame 0.
+  public var resumesTimeline: UInt64?
+
   /// The spinner is held back this long, so a local file's first frame is the first
   /// thing drawn (no spinner flash, no fade; DESIGN §5).
   public static let spinnerGraceNS: UInt64 = 150_000_000
@@ -289,6 +296,7 @@ public final class GIFPlayback {
   private func startLoad() {
     stop()
     screen = nil
+    timelineStart = nil
     isLoadComplete = false
     displayedFrame = nil
     displayedPixels = nil
@@ -319,7 +327,11 @@ public final class GIFPlayback {
 
   private func startPlaying(now: UInt64) {
     phase = .playing
-    timeline.start(now: now)
+    // Resumed: the timeline counts from its first start, and moves to the frame due now.
+    let origin = min(resumesTimeline ?? now, now)
+    timeline.start(now: origin)
+    timelineStart = origin
+    timeline.advance(now: now)
     if !wantsAnimation { timeline.pause() }
     if spinnerShownAt != nil && options.fadesIn {
       fadeStart = now

@@ -150,10 +150,15 @@ final class GridScreen {
     viewer.runLoop.views = views
   }
 
+  /// When each tile that left the view had started playing.
+  private var resumeFrom: [Int: UInt64] = [:]
+
   private func removeTile(_ i: Int) {
     guard let t = tiles.removeValue(forKey: i) else { return }
     queue.finished(i)
     if let v = t.view {
+      // Scrolled back, the tile resumes where its timeline says.
+      if let start = v.playback.timelineStart { resumeFrom[i] = start }
       v.hide()
       // stdin cannot be read again: its tile keeps loading (and is dropped when done).
       if v.playback.canReload { v.playback.stop() }
@@ -174,6 +179,7 @@ final class GridScreen {
       var options = viewer.settings.playback
       options.frameBudgetBytes = max(1 << 20, options.frameBudgetBytes / max(1, liveCapacity))
       let p = viewer.makePlayback(i, options: options)
+      p.resumesTimeline = resumeFrom[i]
       let r = layout.pictureRect(i, offset: offset)
       let v = GIFView(
         playback: p, connection: viewer.connection, parent: viewer.top.id, x: r.x0, y: r.y0, width: r.width,

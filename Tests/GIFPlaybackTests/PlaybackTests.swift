@@ -88,14 +88,23 @@ struct PlaybackTests {
     #expect(p.nextDeadline == start + 140_000_000, "no drift: the next deadline counts from the last one")
   }
 
-  @Test func theSpinnerAppearsAfter150msStepsAndTheFirstFrameFadesInOverIt() async throws {
+  /// A playback of a URL whose response waits for `gate`, on a manual clock.
+  private func held(
+    fadesIn: Bool = true
+  ) throws -> (p: GIFPlayback, clock: ManualClock, gate: ScriptedHTTPServer.Gate, server: ScriptedHTTPServer) {
     let gif = animation(frames: 2)
     let gate = ScriptedHTTPServer.Gate()
     let server = try ScriptedHTTPServer { _, _ in [.wait(gate), .send(ScriptedHTTPServer.ok(gif))] }
     let clock = ManualClock()
     var options = GIFPlayback.Options()
     options.usesDiskCache = false
-    let p = GIFPlayback(source: try .url(server.url("/slow.gif")), options: options, clock: clock)
+    options.fadesIn = fadesIn
+    return (GIFPlayback(source: try .url(server.url("/slow.gif")), options: options, clock: clock), clock, gate, server)
+  }
+
+  @Test func theSpinnerAppearsAfter150msStepsAndTheFirstFrameFadesInOverIt() async throws {
+    let (p, clock, gate, server) = try held()
+    defer { withExtendedLifetime(server) {} }
     let t0 = clock.nowNS
     #expect(p.nextDeadline == t0 + GIFPlayback.spinnerGraceNS)
     clock.advance(byMS: 149)
@@ -120,14 +129,8 @@ struct PlaybackTests {
   }
 
   @Test func noFadeWhenTurnedOff() async throws {
-    let gif = animation(frames: 2)
-    let gate = ScriptedHTTPServer.Gate()
-    let server = try ScriptedHTTPServer { _, _ in [.wait(gate), .send(ScriptedHTTPServer.ok(gif))] }
-    let clock = ManualClock()
-    var options = GIFPlayback.Options()
-    options.usesDiskCache = false
-    options.fadesIn = false
-    let p = GIFPlayback(source: try .url(server.url("/slow.gif")), options: options, clock: clock)
+    let (p, clock, gate, server) = try held(fadesIn: false)
+    defer { withExtendedLifetime(server) {} }
     clock.advance(byMS: 200)
     p.tick(now: clock.nowNS)
     #expect(p.showsSpinner)
@@ -213,6 +216,20 @@ struct PlaybackTests {
     #expect(once.isFinished && !once.isAnimating && once.nextDeadline == nil, "the last frame stays")
     once.isAnimating = true
     #expect(once.isAnimating && once.currentFrame == 0, "playing a finished animation starts over")
+  }
+
+  @Test func aResumedTimelineShowsTheFrameThatIsDueNotFrameZero() async {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    let p = GIFPlayback(source: .bytes(animation(frames: 4, delayCS: 10)), options: options, clock: clock)
+    // It first played 250 ms ago (a grid tile scrolled away and back): frame 2 is due.
+    let origin = clock.nowNS - 250_000_000
+    p.resumesTimeline = origin
+    await settle(p, clock) { p.phase == .playing && p.displayedFrame == 2 }
+    #expect(p.timelineStart == origin)
+    #expect(p.displayedPixels == pixels(2))
+    #expect(p.nextDeadline == origin + 300_000_000, "the deadlines still count from the first start")
   }
 
   @Test func startingPausedShowsTheFirstFrameOnly() async {
