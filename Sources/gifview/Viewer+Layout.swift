@@ -11,7 +11,10 @@ extension Viewer {
       title: title, width: 320, height: 240, fullscreen: settings.fullscreen,
       backgroundRGB: isGrid ? 0x1A1B1D : nil)
     if let g = settings.geometry {
-      (o.width, o.height, o.x, o.y) = (g.width, g.height, g.x, g.y)
+      // Never larger than the screen: a window's pixels cost memory here and on the server
+      // (32767² would be 4 GiB), and no screen shows more.
+      let s = connection.screenSize
+      (o.width, o.height, o.x, o.y) = (min(g.width, s.width), min(g.height, s.height), g.x, g.y)
     } else if isGrid {
       // Three columns and three rows of tiles, within 90 % of the screen.
       let g = GridLayout(

@@ -106,6 +106,14 @@ struct InteractionTests {
     #expect(v.process.wait(timeout: 3) == 0)
   }
 
+  @Test func aHugeGeometryIsCappedToTheScreen() throws {
+    let v = try Viewer(
+      [temporaryFile("map.gif", map()), "--geometry", "32767x32767", "--actual"], on: interactionTestsXvfb)
+    #expect(eventually { v.size == (1280, 1024) }, "window \(v.size) on a 1280x1024 screen")
+    // Centred at 1:1 in the capped window: its middle shows the image's middle.
+    #expect(eventually { v.probe.pixel(v.window, x: 640, y: 512) == colour(x: 32, y: 16) })
+  }
+
   @Test func questionMarkShowsTheKeyTableAndHidesItAgain() throws {
     let v = try Viewer([temporaryFile("map.gif", map()), "--geometry", "400x300"], on: interactionTestsXvfb)
     // The picture drawn (the window maps before its first frame: black until then).
