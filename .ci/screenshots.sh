@@ -12,7 +12,7 @@ shooter=.build/release/gifview-shot
 out=Resources/screenshots
 mkdir -p "$out"
 tmp=$(mktemp -d)
-trap 'kill $viewer $server $xvfb 2>/dev/null; rm -rf "$tmp"; true' EXIT
+trap 'kill $viewer $server $xvfb 2>/dev/null || true; rm -rf "$tmp"' EXIT
 viewer="" server="" xvfb=""
 
 mkfifo "$tmp/fd"
@@ -65,5 +65,5 @@ shoot() { # NAME SECONDS ARGS...: run gifview, wait, save its window as NAME.png
 shoot playing 1.2 --geometry 320x240 Resources/sample.gif
 shoot spinner 1.0 "http://127.0.0.1:$port/stall/sample.gif"
 shoot failure 1.0 "http://127.0.0.1:$port/missing/sample.gif"
-shoot grid 1.5 --grid --geometry 480x240 Resources/sample.gif "http://127.0.0.1:$port/stall/sample.gif" \
+shoot grid 1.5 --grid --tile 140x90 --geometry 480x240 Resources/sample.gif "http://127.0.0.1:$port/stall/sample.gif" \
   "http://127.0.0.1:$port/missing/sample.gif"
