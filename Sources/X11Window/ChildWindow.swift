@@ -43,10 +43,10 @@ public final class ChildWindow {
   deinit { close() }
 
   /// Shows the window.
-  public func map() { XMapWindow(connection.display, id.rawValue) }
+  public func map() { if connection.isUsable { XMapWindow(connection.display, id.rawValue) } }
 
   /// Hides the window.
-  public func unmap() { XUnmapWindow(connection.display, id.rawValue) }
+  public func unmap() { if connection.isUsable { XUnmapWindow(connection.display, id.rawValue) } }
 
   /// Moves and resizes; a new size drops the kept frames.
   public func setFrame(x: Int, y: Int, width w: Int, height h: Int) {
@@ -156,13 +156,14 @@ public final class ChildWindow {
     closed = true
     dropKeptFrames()
     font.close()
-    if connection.isUsable {
+    if connection.isUsable { XDestroyWindow(connection.display, id.rawValue) }
+    // After a lost connection Xlib only frees the client-side memory (the image, the
+    // shared segment, the GC; requests to a dead server are dropped); after XCloseDisplay
+    // there is nothing left to touch.
+    if !connection.isClosed {
       surface?.destroy()
-      XDestroyWindow(connection.display, id.rawValue)
+      XFreeGC(connection.display, gc)
     }
-    // After a lost connection Xlib only frees the GC's client-side memory (requests to a
-    // dead server are dropped); after XCloseDisplay there is nothing left to free.
-    if !connection.isClosed { XFreeGC(connection.display, gc) }
     surface = nil
   }
 }

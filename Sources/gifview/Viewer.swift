@@ -127,12 +127,12 @@ final class Viewer {
     }
     for p in playbacks.values { p.stop() }
     incoming?.stop()
-    if !connection.isLost {
-      grid?.deactivate()
-      views.removeAll()
-      runLoop.views = []
-      top.close()
-    }
+    // Views and windows go before the connection: after a lost server they still free
+    // their client-side memory (Xlib drops the requests), which XCloseDisplay would not.
+    grid?.deactivate()
+    views.removeAll()
+    runLoop.views = []
+    top.close()
     connection.close()
     return status == 0 && !failed.isEmpty ? 1 : status
   }
