@@ -114,10 +114,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
-        self.wfile.flush()
+        # Counted before the bytes go out: a client that has read the whole body and then
+        # asks /stats must see it counted.
         if body:
             self.count(True)
+        self.wfile.write(body)
+        self.wfile.flush()
 
     def redirect(self, location):
         self.send_response(302)
