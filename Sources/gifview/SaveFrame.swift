@@ -133,9 +133,7 @@ private func makeDirectories(_ path: String) {
 func writeNewFile(in dir: [UInt8], name: [UInt8], _ bytes: [UInt8]) -> Result<String, SaveFailure> {
   for n in 0..<10_000 {
     let path = dir + [UInt8(ascii: "/")] + name + (n == 0 ? [] : Array("-\(n)".utf8)) + Array(".png".utf8)
-    let fd = (path + [0]).withUnsafeBufferPointer { b in
-      b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-    }
+    let fd = withCPath(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
     let shown = String(decoding: path, as: UTF8.self)
     if fd < 0 {
       if errno == EEXIST { continue }
@@ -145,7 +143,7 @@ func writeNewFile(in dir: [UInt8], name: [UInt8], _ bytes: [UInt8]) -> Result<St
     let closed = close(fd) == 0
     guard ok && closed else {
       let reason = String(cString: strerror(errno))
-      _ = (path + [0]).withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
+      _ = withCPath(path) { unlink($0) }
       return .failure(SaveFailure(reason: "\(shown): \(reason)"))
     }
     return .success(shown)

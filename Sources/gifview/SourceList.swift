@@ -31,7 +31,8 @@ private func isURL(_ a: [UInt8]) -> Bool {
   return s.hasPrefix("http://") || s.hasPrefix("https://") || s.hasPrefix("file://")
 }
 
-private func withCPath<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+/// Runs `body` with `path` as a NUL-terminated C string (paths are bytes, not UTF-8).
+func withCPath<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
   (path + [0]).withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
 }
 

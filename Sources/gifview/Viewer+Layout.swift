@@ -64,9 +64,7 @@ extension Viewer {
     else { return }
     // Regular files only: a pipe or FIFO (`gifview <(curl …)`) must be left to the loader
     // alone, and must not block the UI thread.
-    let fd = (path + [0]).withUnsafeBufferPointer { b in
-      b.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-    }
+    let fd = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard fd >= 0 else { return }
     defer { close(fd) }
     var st = stat()

@@ -102,13 +102,9 @@ final class Viewer {
     // Sources shown later (`n`) are loaded then; a local file that cannot be opened is
     // reported now, so the exit status and the message do not depend on visiting it.
     for (i, s) in sources.enumerated() where !isGrid && i != active {
-      guard let path = s.loaderSource?.pathBytes,
-        (path + [0]).withUnsafeBufferPointer({ b in
-          b.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, R_OK) != 0 }
-        })
-      else { continue }
+      guard let source = s.loaderSource, let reason = unopenableReason(source) else { continue }
       failed.insert(i)
-      writeStderrLine("gifview: error: \(s.description): \(String(cString: strerror(errno)))")
+      writeStderrLine("gifview: error: \(s.description): \(reason)")
     }
     presizeFromLocalHeader()
     if isGrid {

@@ -41,15 +41,13 @@ func runWindow(options o: Options, sources: [Source], streamingList: Bool = fals
 /// here would let its writer go on before anyone reads).
 func unopenableReason(_ source: Source) -> String? {
   guard let path = source.pathBytes else { return nil }
-  return (path + [0]).withUnsafeBufferPointer { b in
-    b.withMemoryRebound(to: CChar.self) { p -> String? in
-      var st = stat()
-      guard stat(p.baseAddress!, &st) == 0 else { return String(cString: strerror(errno)) }
-      guard st.st_mode & S_IFMT == S_IFREG else { return nil }
-      let fd = open(p.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-      guard fd >= 0 else { return String(cString: strerror(errno)) }
-      close(fd)
-      return nil
-    }
+  return withCPath(path) { p -> String? in
+    var st = stat()
+    guard stat(p, &st) == 0 else { return String(cString: strerror(errno)) }
+    guard st.st_mode & S_IFMT == S_IFREG else { return nil }
+    let fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return String(cString: strerror(errno)) }
+    close(fd)
+    return nil
   }
 }
