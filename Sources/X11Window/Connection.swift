@@ -106,8 +106,6 @@ public final class X11Connection {
     if !isLost { XFlush(display) }
   }
 
-  /// True when pixels are 0x00RRGGBB (the layout the compositor writes as `.bgra`).
-  var isBGRX: Bool { masks == (0xff0000, 0x00ff00, 0x0000ff) }
 
   /// The default screen's size in pixels.
   public var screenSize: (width: Int, height: Int) {
