@@ -106,7 +106,6 @@ public final class X11Connection {
     if !isLost { XFlush(display) }
   }
 
-
   /// The default screen's size in pixels.
   public var screenSize: (width: Int, height: Int) {
     (Int(XDisplayWidth(display, screen)), Int(XDisplayHeight(display, screen)))
