@@ -36,7 +36,7 @@ let package = Package(
     // PNG files both ways through libpng's simplified API; no X.
     .target(name: "PNGCodec", dependencies: ["CPNG"]),
     // The component: draws a GIFPlayback into a rectangle of a host's window.
-    .target(name: "GIFView", dependencies: ["GIFPlayback", "X11Window", "SystemIO"]),
+    .target(name: "GIFView", dependencies: ["GIFPlayback", "GIFDecoder", "X11Window", "SystemIO"]),
     .executableTarget(
       name: "gifview",
       dependencies: ["GIFView", "GIFPlayback", "GIFDecoder", "GIFLoader", "X11Window", "SystemIO", "PNGCodec"]),
@@ -49,7 +49,7 @@ let package = Package(
     .testTarget(name: "GIFDecoderTests", dependencies: ["GIFDecoder", "GIFTestSupport"]),
     .testTarget(name: "GIFAnimatorTests", dependencies: ["GIFAnimator", "GIFTestSupport"]),
     .testTarget(name: "GIFLoaderTests", dependencies: ["GIFLoader", "GIFTestSupport"], exclude: ["test_server.py"]),
-    .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback", "GIFAnimator", "GIFTestSupport"]),
+    .testTarget(name: "GIFPlaybackTests", dependencies: ["GIFPlayback", "GIFAnimator", "GIFDecoder", "GIFTestSupport"]),
     .testTarget(name: "GIFViewTests", dependencies: ["GIFView", "X11Window", "GIFTestSupport", "PNGCodec"]),
     .testTarget(name: "gifviewTests", dependencies: ["GIFDecoder", "GIFTestSupport", "X11Window", "PNGCodec"]),
     .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "GIFTestSupport"]),

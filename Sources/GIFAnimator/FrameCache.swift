@@ -4,7 +4,12 @@ import Synchronization
 /// Composited frames, rendered ahead of the play head off the UI thread
 /// (FLAnimatedImage's idea): all frames are kept when they fit the budget, otherwise a
 /// window of frames from the play head on. Memory stays within the budget (plus the
-/// renderer's one working canvas) for any frame count.
+/// renderer's one working canvas) for any frame count. Canvases hold only the part of
+/// the screen that images have drawn on so far (`RenderedFrame`).
+///
+/// A host that keeps pictures of frames itself (a view keeping them on the X server)
+/// says so with `hostKeeps(_:)`: the cache then drops its copy and does not render that
+/// frame again until `hostDroppedFrames()`, so a frame is kept once, not twice.
 ///
 /// Rendering is sequential (each canvas depends on the ones before it), so the worker
 /// keeps one `FrameRenderer` and restarts it from frame 0 only when the play head
@@ -16,7 +21,7 @@ public final class FrameCache: Sendable {
   public let format: PixelFormat
   /// Memory rendered frames may take together.
   public let budgetBytes: Int
-  /// Bytes of one rendered frame.
+  /// Bytes of one rendered frame at most (a whole screen).
   public var frameBytes: Int { screen.width * screen.height * 4 }
 
   /// Bookkeeping is O(1) per frame for any frame count: the wanted frames are a window
@@ -26,8 +31,13 @@ public final class FrameCache: Sendable {
     var frames: [FrameInfo] = []
     var complete = false
     /// By frame index; nil = not cached.
-    var cached: [[UInt32]?] = []
+    var cached: [RenderedFrame?] = []
     var cachedCount = 0
+    var cachedPixels = 0
+    /// By frame index: the host keeps its own picture of the frame.
+    var hostKept: [Bool] = []
+    /// Frames rendered ahead of the head at most (nil: as many as the budget holds).
+    var lookahead: Int?
     /// Cached indices, oldest first, from `orderStart` on (eviction takes the oldest).
     var order: [Int] = []
     var orderStart = 0
@@ -46,7 +56,8 @@ public final class FrameCache: Sendable {
     func windowCount(capacity: Int) -> Int {
       let n = frames.count
       guard n > 0 else { return 0 }
-      return complete ? min(capacity, n) : min(capacity, n - start)
+      let limit = min(capacity, lookahead ?? capacity)
+      return complete ? min(limit, n) : min(limit, n - start)
     }
 
     /// The frame at `offset` in the window.
@@ -59,7 +70,7 @@ public final class FrameCache: Sendable {
     /// are known, at most `capacity` of them.
     func isWanted(_ i: Int, capacity: Int) -> Bool {
       let n = frames.count
-      guard i >= 0 && i < n else { return false }
+      guard i >= 0 && i < n, !hostKept[i] else { return false }
       let offset = i >= start ? i - start : (complete ? i + n - start : n)
       return offset < windowCount(capacity: capacity)
     }
@@ -80,7 +91,7 @@ public final class FrameCache: Sendable {
       let count = windowCount(capacity: capacity)
       while ready < count {
         let i = index(at: ready)
-        if cached[i] == nil { return i }
+        if cached[i] == nil && !hostKept[i] { return i }
         ready += 1
       }
       return nil
@@ -88,28 +99,40 @@ public final class FrameCache: Sendable {
 
     /// Caches frame `i` (wanted), evicting frames outside the window, oldest first,
     /// while over `capacity`.
-    mutating func store(_ canvas: [UInt32], at i: Int, capacity: Int) {
-      if cached[i] == nil {
+    mutating func store(_ frame: RenderedFrame, at i: Int, capacity: Int) {
+      if let old = cached[i] {
+        cachedPixels -= old.pixels.count
+      } else {
         cachedCount += 1
         order.append(i)
       }
-      cached[i] = canvas
+      cached[i] = frame
+      cachedPixels += frame.pixels.count
       var tries = order.count - orderStart
       while cachedCount > capacity && tries > 0 {
         tries -= 1
         let oldest = order[orderStart]
         orderStart += 1
-        if isWanted(oldest, capacity: capacity) {
+        if cached[oldest] == nil {
+          continue  // dropped already (the host keeps it)
+        } else if isWanted(oldest, capacity: capacity) {
           order.append(oldest)  // still wanted: it stays, behind the rest
         } else {
-          cached[oldest] = nil
-          cachedCount -= 1
+          drop(oldest)
         }
       }
       if orderStart >= 1024 && orderStart * 2 >= order.count {
         order.removeFirst(orderStart)
         orderStart = 0
       }
+    }
+
+    /// Frees frame `i`'s canvas (its place in `order` is skipped later).
+    mutating func drop(_ i: Int) {
+      guard let old = cached[i] else { return }
+      cached[i] = nil
+      cachedCount -= 1
+      cachedPixels -= old.pixels.count
     }
   }
   private let state = Mutex(State())
@@ -120,8 +143,20 @@ public final class FrameCache: Sendable {
 
   private struct Worker: ~Copyable {
     var renderer: FrameRenderer
-    var canvas: [UInt32]
+    var canvas: [UInt32] = []
     var nextIndex = 0  // the frame the renderer draws next
+
+    /// Widens the canvas when `frame` draws outside what earlier images touched.
+    mutating func makeRoom(for frame: FrameInfo, screen: ScreenInfo) {
+      let r = frame.rect.clipped(width: screen.width, height: screen.height)
+      guard !renderer.area.contains(r) else { return }
+      let area = renderer.area.union(r)
+      var wider = [UInt32](repeating: 0, count: area.width * area.height)
+      canvas.withUnsafeBufferPointer { old in
+        wider.withUnsafeMutableBufferPointer { renderer.grow(to: area, from: old, into: $0) }
+      }
+      canvas = wider
+    }
   }
 
   /// `onRendered` runs on the worker after each frame lands (the UI's wake-up);
@@ -138,8 +173,9 @@ public final class FrameCache: Sendable {
     self.budgetBytes = budgetBytes
     self.onRendered = onRendered
     self.spawn = spawn
-    let renderer = FrameRenderer(screen: screen, format: format)
-    worker = Mutex(Worker(renderer: renderer, canvas: [UInt32](repeating: 0, count: screen.width * screen.height)))
+    // The canvas starts empty and grows with the images' rectangles.
+    let renderer = FrameRenderer(screen: screen, format: format, area: Rect(x0: 0, y0: 0, x1: 0, y1: 0))
+    worker = Mutex(Worker(renderer: renderer))
   }
 
   /// How many frames may be held at once (at least 2: the shown one and the next).
@@ -150,6 +186,7 @@ public final class FrameCache: Sendable {
     state.withLock {
       $0.frames.append(frame)
       $0.cached.append(nil)
+      $0.hostKept.append(false)
     }
     kick()
   }
@@ -164,8 +201,9 @@ public final class FrameCache: Sendable {
   public func close() {
     state.withLock {
       $0.closed = true
-      $0.cached = [[UInt32]?](repeating: nil, count: $0.frames.count)
+      $0.cached = [RenderedFrame?](repeating: nil, count: $0.frames.count)
       $0.cachedCount = 0
+      $0.cachedPixels = 0
       $0.order = []
       $0.orderStart = 0
     }
@@ -177,7 +215,42 @@ public final class FrameCache: Sendable {
   /// Frames rendered and kept now.
   public var cachedCount: Int { state.withLock { $0.cachedCount } }
   /// Memory the kept frames take.
-  public var cachedBytes: Int { cachedCount * frameBytes }
+  public var cachedBytes: Int { state.withLock { $0.cachedPixels } * 4 }
+
+  /// The host keeps its own picture of frame `index`: the cache frees its copy and
+  /// renders the frame no more (until `hostDroppedFrames()`).
+  public func hostKeeps(_ index: Int) {
+    state.withLock { s in
+      guard index >= 0 && index < s.frames.count else { return }
+      s.hostKept[index] = true
+      s.drop(index)
+    }
+  }
+
+  /// The host keeps frame `index` itself (see `hostKeeps(_:)`).
+  public func isHostKept(_ index: Int) -> Bool {
+    state.withLock { index >= 0 && index < $0.hostKept.count && $0.hostKept[index] }
+  }
+
+  /// The host let go of every picture it kept: the cache renders them again as needed.
+  public func hostDroppedFrames() {
+    state.withLock { s in
+      guard s.hostKept.contains(true) else { return }
+      s.hostKept = [Bool](repeating: false, count: s.frames.count)
+      s.ready = 0
+    }
+    kick()
+  }
+
+  /// At most this many frames are rendered ahead of the head (nil: as many as the
+  /// budget holds). A host that keeps frames itself wants few: only what is about to show.
+  public var lookahead: Int? {
+    get { state.withLock { $0.lookahead } }
+    set {
+      state.withLock { $0.lookahead = newValue.map { max(1, $0) } }
+      kick()
+    }
+  }
 
   /// Moves the play head; frames behind it may be evicted, frames ahead get rendered.
   public func setHead(_ index: Int) {
@@ -189,8 +262,8 @@ public final class FrameCache: Sendable {
     if moved { kick() }
   }
 
-  /// The composited frame, or nil if it is not rendered yet.
-  public func frame(_ index: Int) -> [UInt32]? {
+  /// The composited frame, or nil if it is not rendered (or kept by the host).
+  public func frame(_ index: Int) -> RenderedFrame? {
     state.withLock { index >= 0 && index < $0.cached.count ? $0.cached[index] : nil }
   }
 
@@ -231,9 +304,11 @@ public final class FrameCache: Sendable {
             s.closed || index >= s.frames.count ? nil : s.frames[index]
           }
           guard let frame else { return }
+          w.makeRoom(for: frame, screen: screen)
           let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frame, canvas: $0) }
           w.nextIndex += 1
-          let canvas = w.canvas
+          let canvas = RenderedFrame(
+            screenWidth: screen.width, screenHeight: screen.height, area: w.renderer.area, pixels: w.canvas)
           let stillWanted = state.withLock { s -> Bool in
             if let warning, !s.warnings.contains(warning) { s.warnings.append(warning) }
             if s.closed { return false }

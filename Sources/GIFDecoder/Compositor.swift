@@ -14,7 +14,7 @@ public struct Compositor: Sendable {
   /// How canvas pixels are laid out.
   public let format: PixelFormat
   /// The part of the screen the canvas holds; images are clipped to it.
-  public let area: Rect
+  public private(set) var area: Rect
 
   private var pendingDisposal = 0
   private var pendingRect = Rect(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -45,6 +45,25 @@ public struct Compositor: Sendable {
 
   /// Pixels the canvas must hold.
   public var canvasCount: Int { area.width * area.height }
+
+  /// Widens the canvas to hold `newArea` (clipped to the screen), which must contain
+  /// the current area: `old` is copied into place in `new` (`newArea`'s size) and the
+  /// rest is transparent, as nothing was ever drawn there. Disposal state carries over,
+  /// so a canvas can start with the first image's rectangle and grow with later ones.
+  public mutating func grow(
+    to newArea: Rect, from old: UnsafeBufferPointer<UInt32>, into new: UnsafeMutableBufferPointer<UInt32>
+  ) {
+    let target = newArea.clipped(width: width, height: height).union(area)
+    precondition(old.count >= canvasCount && new.count >= target.width * target.height)
+    new.update(repeating: 0)
+    for y in area.y0..<area.y1 {
+      let from = (y - area.y0) * area.width
+      let to = (y - target.y0) * target.width + (area.x0 - target.x0)
+      _ = UnsafeMutableBufferPointer(rebasing: new[to..<(to + area.width)])
+        .update(fromContentsOf: UnsafeBufferPointer(rebasing: old[from..<(from + area.width)]))
+    }
+    area = target
+  }
 
   /// Forget the previous image: the next `draw` starts a new play on a cleared canvas.
   public mutating func reset(canvas: UnsafeMutableBufferPointer<UInt32>) {

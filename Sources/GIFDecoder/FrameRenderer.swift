@@ -24,6 +24,15 @@ public struct FrameRenderer: Sendable {
 
   /// Pixels the canvas must hold (the screen's, unless an area was given).
   public var pixelCount: Int { compositor.canvasCount }
+  /// The part of the screen the canvas holds.
+  public var area: Rect { compositor.area }
+
+  /// Widens the canvas to `newArea` (see `Compositor.grow`).
+  public mutating func grow(
+    to newArea: Rect, from old: UnsafeBufferPointer<UInt32>, into new: UnsafeMutableBufferPointer<UInt32>
+  ) {
+    compositor.grow(to: newArea, from: old, into: new)
+  }
 
   /// Start a new play: clears `canvas` and the disposal state.
   public mutating func reset(canvas: UnsafeMutableBufferPointer<UInt32>) {
@@ -130,16 +139,9 @@ public struct GIFDocument: Sendable {
   /// The part of the screen any image draws on (clipped to it): every pixel outside it
   /// stays transparent in every frame. Empty when no image shows.
   public var touchedArea: Rect {
-    var area: Rect?
-    for frame in frames {
-      let r = frame.rect.clipped(width: screen.width, height: screen.height)
-      guard !r.isEmpty else { continue }
-      area =
-        area.map {
-          Rect(x0: min($0.x0, r.x0), y0: min($0.y0, r.y0), x1: max($0.x1, r.x1), y1: max($0.y1, r.y1))
-        } ?? r
+    frames.reduce(Rect(x0: 0, y0: 0, x1: 0, y1: 0)) {
+      $0.union($1.rect.clipped(width: screen.width, height: screen.height))
     }
-    return area ?? Rect(x0: 0, y0: 0, x1: 0, y1: 0)
   }
 
   /// `renderAll` on a canvas of `touchedArea` only, so memory follows what the images

@@ -31,6 +31,18 @@ public struct Rect: Sendable, Equatable {
     let r = Rect(x0: min(max(x0, 0), w), y0: min(max(y0, 0), h), x1: min(x1, w), y1: min(y1, h))
     return r.isEmpty ? Rect(x0: 0, y0: 0, x1: 0, y1: 0) : r
   }
+
+  /// The smallest rectangle holding both (an empty one adds nothing).
+  public func union(_ other: Rect) -> Rect {
+    if other.isEmpty { return self }
+    if isEmpty { return other }
+    return Rect(x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
+  }
+
+  /// Every pixel of `other` is inside (an empty `other` always is).
+  public func contains(_ other: Rect) -> Bool {
+    other.isEmpty || (other.x0 >= x0 && other.y0 >= y0 && other.x1 <= x1 && other.y1 <= y1)
+  }
 }
 
 /// One image of the file: its descriptor, the Graphic Control that applied to it,

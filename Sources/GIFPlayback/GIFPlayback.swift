@@ -57,9 +57,13 @@ public final class GIFPlayback {
   // State a view reads; it changes in `tick` only.
   /// The index of the frame on show (nil before the first).
   public private(set) var displayedFrame: Int?
-  /// The pixels of `displayedFrame`: a `size`-sized canvas of 0xAARRGGBB words with
-  /// alpha 0 or 255 (nil while `needsPixels` is false).
-  public private(set) var displayedPixels: [UInt32]?
+  /// The picture of `displayedFrame`: 0xAARRGGBB words with alpha 0 or 255, for the
+  /// part of the screen images have drawn on (nil while `needsPixels` is false, and for
+  /// a frame the host keeps itself).
+  public private(set) var displayedImage: RenderedFrame?
+  /// `displayedImage` as a whole `size`-sized canvas (allocated unless the images cover
+  /// the screen): what a host saves or copies.
+  public var displayedPixels: [UInt32]? { displayedImage?.canvas() }
   /// False while the host holds a picture of every frame already (a view that keeps
   /// them on the X server): the timeline moves on and `displayedFrame` follows it, but
   /// no frame is rendered or handed out, so a loop shown again costs no decoding. Set it
@@ -67,7 +71,7 @@ public final class GIFPlayback {
   public var needsPixels = true {
     didSet {
       guard needsPixels != oldValue else { return }
-      if !needsPixels { displayedPixels = nil } else { followHead() }
+      if !needsPixels { displayedImage = nil } else { followHead() }
     }
   }
   /// When the spinner first became visible in this load (nil: not yet).
@@ -232,6 +236,29 @@ public final class GIFPlayback {
     }
   }
 
+  /// Frames the playback holds rendered now (its own copies, not the host's).
+  public var cachedFrameCount: Int { cache?.cachedCount ?? 0 }
+  /// Memory those frames take, in bytes.
+  public var cachedFrameBytes: Int { cache?.cachedBytes ?? 0 }
+
+  /// The host keeps its own picture of frame `index` (e.g. on the X server): the
+  /// playback frees its copy, so the frame is held once (DESIGN §3).
+  public func hostKeeps(frame index: Int) { cache?.hostKeeps(index) }
+
+  /// The host let go of every frame it kept (the view's size or scale changed).
+  public func hostDroppedFrames() {
+    cache?.hostDroppedFrames()
+    followHead()
+  }
+
+  /// The host keeps the frames it shows: render only a few ahead of the one on show
+  /// instead of every frame the budget holds, which would keep each frame twice.
+  public var hostKeepsFrames = false {
+    didSet { cache?.lookahead = hostKeepsFrames ? Self.hostLookahead : nil }
+  }
+  /// Frames rendered ahead while the host keeps frames: enough that no deadline waits.
+  static let hostLookahead = 4
+
   // MARK: - Driving
 
   /// Takes what background work delivered and moves time on to `now`; answers true
@@ -299,7 +326,7 @@ public final class GIFPlayback {
     timelineStart = nil
     isLoadComplete = false
     displayedFrame = nil
-    displayedPixels = nil
+    displayedImage = nil
     let speed = timeline.speed
     timeline = Timeline(plays: 1)
     timeline.setSpeed(speed == 1 ? options.speed : speed, now: clock.nowNS)
@@ -351,10 +378,18 @@ public final class GIFPlayback {
       return true
     }
     cache.setHead(timeline.current)
-    guard displayedFrame != timeline.current || displayedPixels == nil, let pixels = cache.frame(timeline.current)
+    if cache.isHostKept(timeline.current) {
+      // The host shows its own picture of this frame (a picture still held for it
+      // stays: the host may draw over it, e.g. a spinner while waiting for data).
+      guard displayedFrame != timeline.current else { return false }
+      displayedFrame = timeline.current
+      displayedImage = nil
+      return true
+    }
+    guard displayedFrame != timeline.current || displayedImage == nil, let image = cache.frame(timeline.current)
     else { return false }
     displayedFrame = timeline.current
-    displayedPixels = pixels
+    displayedImage = image
     return true
   }
 
@@ -380,6 +415,7 @@ public final class GIFPlayback {
       cache = FrameCache(
         screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes, spawn: spawnWorker,
         onRendered: { inbox.post(.rendered, generation: gen) })
+      if hostKeepsFrames { cache?.lookahead = Self.hostLookahead }
       return true
     case .frame(let f, let loopCount):
       guard let cache else { return false }
@@ -414,7 +450,7 @@ public final class GIFPlayback {
     case .rendered:
       // Damage found while decoding pixels (a bad LZW code) is a warning too.
       for w in cache?.warnings ?? [] { warn(w.description) }
-      return timeline.frameCount > 0 && (displayedFrame != timeline.current || (needsPixels && displayedPixels == nil))
+      return timeline.frameCount > 0 && (displayedFrame != timeline.current || (needsPixels && displayedImage == nil))
     }
   }
 

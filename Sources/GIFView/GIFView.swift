@@ -38,7 +38,9 @@ public final class GIFView {
   /// copy it: the playback keeps rendering even when the server holds every frame.
   public var hostNeedsPixels = false {
     didSet {
-      if hostNeedsPixels { playback.needsPixels = true }
+      guard hostNeedsPixels else { return }
+      playback.needsPixels = true
+      playback.hostDroppedFrames()  // the shown frame is rendered again, even if kept
     }
   }
   /// A second line under the failure message (e.g. "r: retry").
@@ -60,6 +62,7 @@ public final class GIFView {
     self.playback = playback
     self.window = ChildWindow(
       connection: connection, parent: parent, x: x, y: y, width: width, height: height, useSHM: useSHM)
+    playback.hostKeepsFrames = true
   }
 
   deinit { window.close() }
@@ -222,15 +225,21 @@ public final class GIFView {
       window.present(text: text + overlay)
 
     case .playing:
-      // Every frame kept on the server: the playback need not render any (no decoding,
-      // no scaling after the first loop).
-      if let index = playback.displayedFrame, playback.displayedPixels == nil, !playback.needsPixels {
+      // A frame kept on the server is not rendered again (no decoding, no scaling after
+      // the first loop): one copy on the server shows it.
+      if let index = playback.displayedFrame, playback.displayedImage == nil {
         if keptView == signature, window.presentKept(index, text: overlay) { return }
-        playback.needsPixels = true  // what was kept is gone: the frames are rendered again
-        setNeedsDisplay()
-        return
+        if keptView != nil || !playback.needsPixels {
+          // What was kept is gone or stale: the frames are rendered again.
+          window.dropKeptFrames()
+          keptView = nil
+          playback.needsPixels = true
+          playback.hostDroppedFrames()
+          setNeedsDisplay()
+          return
+        }
       }
-      guard let size = playback.size, let pixels = playback.displayedPixels, let index = playback.displayedFrame else {
+      guard let size = playback.size, let image = playback.displayedImage, let index = playback.displayedFrame else {
         window.draw { out, w, _ in Painter.fill(out, width: w, tile: tile, with: Spinner.backdrop) }
         window.present(text: overlay)
         return
@@ -241,6 +250,7 @@ public final class GIFView {
         let view = signature
         if view != keptView {
           window.dropKeptFrames()
+          playback.hostDroppedFrames()
           keptView = view
         }
         // A frame shown before in this view is on the server already: one copy.
@@ -251,11 +261,7 @@ public final class GIFView {
       }
       window.draw { out, w, h in
         let place = placement(size: size, scale: scale)
-        pixels.withUnsafeBufferPointer { f in
-          Painter.draw(
-            frame: f, width: size.width, height: size.height, at: place, over: background, into: out, width: w,
-            tile: tile)
-        }
+        Painter.draw(frame: image, at: place, over: background, into: out, width: w, tile: tile)
         if playback.isWaitingForData {
           // Playback waits on this frame until the next one arrives.
           let x = Double(w) - 14
@@ -270,7 +276,8 @@ public final class GIFView {
         }
       }
       if keep {
-        window.present(keepingAs: index, text: overlay)
+        // Kept on the server, the frame need not be kept in the process too.
+        if window.present(keepingAs: index, text: overlay), !hostNeedsPixels { playback.hostKeeps(frame: index) }
         noteKeptFrames()
       } else {
         window.present(text: overlay)

@@ -1,3 +1,8 @@
+// The scaler fuzz target compiles this file into one module with the decoder.
+#if canImport(GIFDecoder)
+  import GIFDecoder
+#endif
+
 // Pure pixel work for the view: backgrounds, scaling with transparency, cross-fades.
 // Pixels out are 0x00RRGGBB; frames in are `.bgra` canvases (alpha 0 or 255).
 
@@ -114,12 +119,26 @@ enum Painter {
   }
 
   /// Draws `frame` (w×h `.bgra`) at `place` over `bg` into `tile` of the W-wide window buffer.
-  /// 1:1 is exact; enlarging samples the nearest pixel (sharp); shrinking averages the
-  /// source area of each window pixel.
   static func draw(
     frame: UnsafeBufferPointer<UInt32>, width w: Int, height h: Int, at place: Placement,
     over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>, width bufferWidth: Int, tile: Tile
   ) {
+    let whole = RenderedFrame(
+      screenWidth: w, screenHeight: h, area: Rect(x0: 0, y0: 0, x1: w, y1: h), pixels: Array(frame))
+    draw(frame: whole, at: place, over: bg, into: out, width: bufferWidth, tile: tile)
+  }
+
+  /// Draws `frame` at `place` over `bg` into `tile` of the W-wide window buffer.
+  /// 1:1 is exact; enlarging samples the nearest pixel (sharp); shrinking averages the
+  /// source area of each window pixel. Screen pixels outside the frame's area are
+  /// transparent, so only the area is read.
+  static func draw(
+    frame: RenderedFrame, at place: Placement, over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>,
+    width bufferWidth: Int, tile: Tile
+  ) {
+    let w = frame.screenWidth
+    let h = frame.screenHeight
+    let area = frame.area
     let x0 = max(place.x, tile.x0)
     let y0 = max(place.y, tile.y0)
     let x1 = min(place.x + place.width, tile.x1)
@@ -132,65 +151,79 @@ enum Painter {
     fill(out, width: bufferWidth, tile: Tile(x0: tile.x0, y0: y1, x1: tile.x1, y1: tile.y1), with: around)
     fill(out, width: bufferWidth, tile: Tile(x0: tile.x0, y0: y0, x1: x0, y1: y1), with: around)
     fill(out, width: bufferWidth, tile: Tile(x0: x1, y0: y0, x1: tile.x1, y1: y1), with: around)
-    if place.width == w && place.height == h {
-      // 1:1, one pass: each pixel is the frame's, or the background where transparent.
-      for y in y0..<y1 {
-        let src = (y - place.y) * w - place.x
-        let dst = y * bufferWidth
-        for x in x0..<x1 {
-          let p = frame[src + x]
-          out[dst + x] = p >> 24 != 0 ? p & 0xFF_FFFF : bg.pixel(x: x - place.x, y: y - place.y)
-        }
-      }
-      return
-    }
-    for y in y0..<y1 {
-      for x in x0..<x1 { out[y * bufferWidth + x] = bg.pixel(x: x - place.x, y: y - place.y) }
-    }
-    // Each window pixel covers a box of the source; every source pixel counts by how
-    // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one
-    // source pixel per window pixel (sharp); shrinking averages the area.
-    let wx = weights(count: x1 - x0, from: x0 - place.x, scaled: place.width, source: w)
-    let wy = weights(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h)
-    for j in 0..<(y1 - y0) {
-      let y = y0 + j
-      let dst = y * bufferWidth
-      let rows = wy[j]
-      for i in 0..<(x1 - x0) {
-        let x = x0 + i
-        let cols = wx[i]
-        if rows.count == 1 && cols.count == 1 {
-          let p = frame[rows[0].index * w + cols[0].index]
-          if p >> 24 != 0 { out[dst + x] = p & 0xFF_FFFF }
-          continue
-        }
-        // Premultiplied sums (alpha is 0 or 1 per GIF pixel), then over the background.
-        var r = 0
-        var g = 0
-        var b = 0
-        var a = 0
-        for (sy, wyk) in rows {
-          let row = sy * w
-          for (sx, wxk) in cols {
-            let p = frame[row + sx]
-            guard p >> 24 != 0 else { continue }
-            let k = wyk * wxk
-            r += Int(p >> 16 & 0xff) * k
-            g += Int(p >> 8 & 0xff) * k
-            b += Int(p & 0xff) * k
-            a += k
+    frame.pixels.withUnsafeBufferPointer { px in
+      if place.width == w && place.height == h {
+        // 1:1, one pass: each pixel is the frame's, or the background where transparent.
+        for y in y0..<y1 {
+          let sy = y - place.y
+          let inRows = sy >= area.y0 && sy < area.y1
+          let src = (sy - area.y0) * area.width - area.x0
+          let dst = y * bufferWidth
+          for x in x0..<x1 {
+            let sx = x - place.x
+            let p = inRows && sx >= area.x0 && sx < area.x1 ? px[src + sx] : 0
+            out[dst + x] = p >> 24 != 0 ? p & 0xFF_FFFF : bg.pixel(x: sx, y: sy)
           }
         }
-        guard a > 0 else { continue }
-        let n = 4096 * 4096
-        let under = out[dst + x]
-        let rest = n - a
-        let rr = (r + Int(under >> 16 & 0xff) * rest + n / 2) / n
-        let gg = (g + Int(under >> 8 & 0xff) * rest + n / 2) / n
-        let bb = (b + Int(under & 0xff) * rest + n / 2) / n
-        out[dst + x] = UInt32(rr) << 16 | UInt32(gg) << 8 | UInt32(bb)
+        return
+      }
+      for y in y0..<y1 {
+        for x in x0..<x1 { out[y * bufferWidth + x] = bg.pixel(x: x - place.x, y: y - place.y) }
+      }
+      // Each window pixel covers a box of the source; every source pixel counts by how
+      // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one
+      // source pixel per window pixel (sharp); shrinking averages the area. Source
+      // pixels outside the area are transparent and count for nothing.
+      let wx = clip(weights(count: x1 - x0, from: x0 - place.x, scaled: place.width, source: w), area.x0, area.x1)
+      let wy = clip(weights(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h), area.y0, area.y1)
+      let stride = area.width
+      for j in 0..<(y1 - y0) {
+        let rows = wy[j]
+        guard !rows.isEmpty else { continue }
+        let y = y0 + j
+        let dst = y * bufferWidth
+        for i in 0..<(x1 - x0) {
+          let cols = wx[i]
+          guard !cols.isEmpty else { continue }
+          let x = x0 + i
+          if rows.count == 1 && cols.count == 1 && rows[0].weight == 4096 && cols[0].weight == 4096 {
+            let p = px[rows[0].index * stride + cols[0].index]
+            if p >> 24 != 0 { out[dst + x] = p & 0xFF_FFFF }
+            continue
+          }
+          // Premultiplied sums (alpha is 0 or 1 per GIF pixel), then over the background.
+          var r = 0
+          var g = 0
+          var b = 0
+          var a = 0
+          for (sy, wyk) in rows {
+            let row = sy * stride
+            for (sx, wxk) in cols {
+              let p = px[row + sx]
+              guard p >> 24 != 0 else { continue }
+              let k = wyk * wxk
+              r += Int(p >> 16 & 0xff) * k
+              g += Int(p >> 8 & 0xff) * k
+              b += Int(p & 0xff) * k
+              a += k
+            }
+          }
+          guard a > 0 else { continue }
+          let n = 4096 * 4096
+          let under = out[dst + x]
+          let rest = n - a
+          let rr = (r + Int(under >> 16 & 0xff) * rest + n / 2) / n
+          let gg = (g + Int(under >> 8 & 0xff) * rest + n / 2) / n
+          let bb = (b + Int(under & 0xff) * rest + n / 2) / n
+          out[dst + x] = UInt32(rr) << 16 | UInt32(gg) << 8 | UInt32(bb)
+        }
       }
     }
+  }
+
+  /// `weights` restricted to source pixels lo..<hi, indices made relative to lo.
+  static func clip(_ weights: [[(index: Int, weight: Int)]], _ lo: Int, _ hi: Int) -> [[(index: Int, weight: Int)]] {
+    weights.map { parts in parts.compactMap { $0.index >= lo && $0.index < hi ? ($0.index - lo, $0.weight) : nil } }
   }
 
   /// For `count` window pixels starting `from` pixels into a `scaled`-wide image of a

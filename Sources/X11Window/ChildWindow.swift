@@ -91,11 +91,16 @@ public final class ChildWindow {
   /// Sends the drawn pixels to the server once, keeps them there as frame `key`, and
   /// shows them. When the budget is full the frame is shown but not kept (for a loop
   /// that does not fit, keeping the first frames beats evicting each one before reuse).
-  public func present(keepingAs key: Int, text: [TextItem] = []) {
-    guard !connection.isLost else { return }
+  /// Answers true when the frame is kept.
+  @discardableResult
+  public func present(keepingAs key: Int, text: [TextItem] = []) -> Bool {
+    guard !connection.isLost else { return false }
     let d = connection.display
     let bytes = width * height * 4
-    guard let surface, (keptFrames.count + 1) * bytes <= keptFramesBudgetBytes else { return present(text: text) }
+    guard let surface, (keptFrames.count + 1) * bytes <= keptFramesBudgetBytes else {
+      present(text: text)
+      return false
+    }
     // The server may refuse the memory (BadAlloc): then the frame is simply not kept.
     var pixmap: Pixmap = 0
     guard
@@ -106,12 +111,14 @@ public final class ChildWindow {
     else {
       if pixmap != 0 { XFreePixmap(d, pixmap) }
       keptFramesBudgetBytes = keptFrames.count * bytes  // stop asking
-      return present(text: text)
+      present(text: text)
+      return false
     }
     surface.present(to: pixmap, gc: gc)
     keptFrames[key] = XPixmapID(rawValue: pixmap)
     showKept(pixmap, text: text)
     XSync(d, 0)  // the SHM buffer is reused at once
+    return true
   }
 
   /// How many frames the server keeps for this window now.

@@ -193,7 +193,7 @@ final class Viewer {
   /// Runs after the views drew, once a turn: takes sources that arrived, sizes the
   /// window to the image once it is known, runs the grid's queue, keeps the overlay current.
   private func afterUpdate() -> UInt64? {
-    if pendingSave, views.first?.playback.displayedPixels != nil { saveShownFrame() }
+    if pendingSave, views.first?.playback.displayedImage != nil { saveShownFrame() }
     if let more = incoming?.take(), !more.isEmpty {
       let wasEmpty = sources.isEmpty
       sources += more

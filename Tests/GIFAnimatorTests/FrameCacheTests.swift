@@ -32,7 +32,7 @@ struct FrameCacheTests {
     #expect(cache.cachedCount == 10)
     for k in 0..<10 {
       let f = try #require(cache.frame(k))
-      #expect(f.allSatisfy { $0 == colours[k % 4] }, "frame \(k)")
+      #expect(f.pixels.allSatisfy { $0 == colours[k % 4] }, "frame \(k)")
     }
   }
 
@@ -51,7 +51,7 @@ struct FrameCacheTests {
       for ahead in 0..<5 {
         let k = (head + ahead) % 300
         let f = try #require(cache.frame(k), "head \(head): frame \(k) not rendered ahead")
-        #expect(f[0] == colours[k % 4], "frame \(k)")
+        #expect(f.pixels[0] == colours[k % 4], "frame \(k)")
       }
     }
   }
@@ -74,7 +74,7 @@ struct FrameCacheTests {
     for head in [5, 2, 11, 0, 7] {
       cache.setHead(head)
       let f = try #require(cache.frame(head))
-      #expect(f == expected[head], "frame \(head)")
+      #expect(f.canvas() == expected[head], "frame \(head)")
     }
   }
 
@@ -85,7 +85,7 @@ struct FrameCacheTests {
     #expect(cache.frame(0) != nil)
     #expect(cache.frame(1) == nil)
     cache.append(doc.frames[1])
-    #expect(cache.frame(1)?[0] == colours[1])
+    #expect(cache.frame(1)?.pixels[0] == colours[1])
   }
 
   @Test func tenThousandFramesPlayThroughWithTheWindowFollowingTheHead() throws {
@@ -103,7 +103,7 @@ struct FrameCacheTests {
       if head % 997 == 0 {
         for ahead in [0, 1, 99] {
           let f = try #require(cache.frame((k + ahead) % 10_000), "head \(k): frame \(k + ahead) not ready")
-          #expect(f[0] == colours[(k + ahead) % 4])
+          #expect(f.pixels[0] == colours[(k + ahead) % 4])
         }
         #expect(cache.frame((k + 100) % 10_000) == nil)
         #expect(k == 0 || cache.frame(k - 1) == nil)
@@ -119,7 +119,7 @@ struct FrameCacheTests {
     #expect(cache.cachedCount == 10_000)
     for head in stride(from: 0, to: 10_000, by: 7) { cache.setHead(head) }
     #expect(cache.cachedCount == 10_000)
-    #expect(cache.frame(9_999)?[0] == colours[9_999 % 4])
+    #expect(cache.frame(9_999)?.pixels[0] == colours[9_999 % 4])
   }
 
   @Test func aJumpBackRendersTheWindowAgainFromTheStart() throws {
@@ -130,9 +130,9 @@ struct FrameCacheTests {
     cache.setHead(30)
     #expect(cache.frame(30) != nil && cache.frame(39) != nil && cache.frame(0) == nil)
     cache.setHead(45)  // the window wraps: 45…49, 0…4
-    #expect(cache.frame(49) != nil && cache.frame(4)?[0] == colours[0] && cache.frame(30) == nil)
+    #expect(cache.frame(49) != nil && cache.frame(4)?.pixels[0] == colours[0] && cache.frame(30) == nil)
     cache.setHead(2)
     #expect(cache.cachedCount == 10)
-    for k in 2..<12 { #expect(cache.frame(k)?[0] == colours[k % 4], "frame \(k)") }
+    for k in 2..<12 { #expect(cache.frame(k)?.pixels[0] == colours[k % 4], "frame \(k)") }
   }
 }

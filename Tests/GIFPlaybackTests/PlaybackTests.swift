@@ -1,5 +1,6 @@
 import Foundation
 import GIFAnimator
+import GIFDecoder
 import GIFPlayback
 import GIFTestSupport
 import Testing
@@ -291,5 +292,63 @@ struct NeedsPixelsTests {
     p.needsPixels = true
     await settle(p, clock) { p.displayedPixels != nil }
     #expect(p.displayedFrame == 2 && p.displayedPixels == pixels(2))
+  }
+}
+
+@Suite("GIFPlayback whose host keeps each frame it shows (manual clock)")
+struct HostKeepsTests {
+  @Test func aFrameTheHostKeepsIsHeldOnceAndOnlyAFewAreRenderedAhead() async throws {
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.exactDelays = true
+    let p = GIFPlayback(source: .bytes(animation(frames: 40, delayCS: 5)), options: options, clock: clock)
+    p.hostKeepsFrames = true
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete && p.displayedPixels == pixels(0) }
+    // Every frame fits the 64 MiB budget, but the host keeps what it shows: four ahead.
+    await settle(p, clock) { p.cachedFrameCount == 4 }
+    p.hostKeeps(frame: 0)
+    #expect(p.cachedFrameCount == 3, "the cache let go of the frame the host keeps")
+    #expect(p.displayedPixels == pixels(0), "the frame on show stays until the next")
+    for k in 1..<40 {
+      clock.advance(byMS: 50)
+      await settle(p, clock) { p.displayedFrame == k && p.displayedPixels == pixels(k) }
+      p.hostKeeps(frame: k)
+      #expect(p.cachedFrameCount <= 4, "frame \(k): \(p.cachedFrameCount) frames held")
+    }
+    // The second loop: every frame is the host's, none is rendered or handed out.
+    for k in 0..<40 {
+      clock.advance(byMS: 50)
+      #expect(p.tick(now: clock.nowNS))
+      #expect(p.displayedFrame == k && p.displayedImage == nil, "frame \(k)")
+    }
+    #expect(p.cachedFrameCount == 0)
+    // The host dropped its pictures (a resize): the frame on show is rendered again.
+    p.hostDroppedFrames()
+    await settle(p, clock) { p.displayedImage != nil }
+    #expect(p.displayedFrame == 39 && p.displayedPixels == pixels(39))
+  }
+
+  @Test func aHugeScreenWithOneSmallImageCostsTheImage() async throws {
+    // 16384² of RGBA is 1 GiB; the frames hold only what the images drew on.
+    var b = GIFBuilder(width: 16384, height: 16384, globalPalette: palette)
+    b.loop(0)
+    b.control(delayCS: 5)
+    b.image(x: 3, y: 2, width: 1, height: 1, indices: [1], minimumCodeSize: 2)
+    b.control(delayCS: 5)
+    b.image(x: 10, y: 20, width: 2, height: 2, indices: [2, 2, 2, 2], minimumCodeSize: 2)
+    b.trailer()
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .bytes(b.bytes), clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete && p.displayedImage != nil }
+    let first = try #require(p.displayedImage)
+    #expect(first.area == Rect(x0: 3, y0: 2, x1: 4, y1: 3))
+    #expect(first.pixels == [0xFF00_FF00])
+    clock.advance(byMS: 50)
+    await settle(p, clock) { p.displayedFrame == 1 && p.displayedImage != nil }
+    let second = try #require(p.displayedImage)
+    #expect(second.area == Rect(x0: 3, y0: 2, x1: 12, y1: 22), "the area grew to hold both images")
+    #expect(second.pixel(x: 3, y: 2) == 0xFF00_FF00 && second.pixel(x: 11, y: 21) == 0xFF00_00FF)
+    #expect(second.pixel(x: 4, y: 2) == 0 && second.pixel(x: 9000, y: 9000) == 0)
+    #expect(p.cachedFrameBytes < 4096)
   }
 }

@@ -125,10 +125,16 @@ enum XvfbRegistry {
 }
 
 /// Voluntary context switches of a process's main thread so far (its wake-ups).
-public func contextSwitches(pid: Int32) -> Int? {
+public func contextSwitches(pid: Int32) -> Int? { statusField(pid: pid, "voluntary_ctxt_switches") }
+
+/// A process's peak resident memory so far (VmHWM), in KiB.
+public func peakResidentKiB(pid: Int32) -> Int? { statusField(pid: pid, "VmHWM") }
+
+/// The number in field `name` of /proc/PID/status (units dropped).
+private func statusField(pid: Int32, _ name: String) -> Int? {
   guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-  for line in text.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
-    return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+  for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+    return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
   }
   return nil
 }
