@@ -258,8 +258,10 @@ struct Viewer {
   let path: String
   /// Found by _NET_WM_PID (gifview sets it) or as the newest new Gifview window.
   let byPID: Bool
+  /// Options before the file (e.g. a window size).
+  var options: [String] = []
 
-  func arguments(_ file: String) -> [String] { byPID ? [path, file] : [path, "-a", file] }
+  func arguments(_ file: String) -> [String] { byPID ? [path] + options + [file] : [path, "-a"] + options + [file] }
 }
 
 final class Bench {
@@ -371,16 +373,21 @@ final class Bench {
     var ok = false
   }
 
-  func measureTiming(_ v: Viewer, file: String, seconds: Double, pollPauseUS: UInt32) -> TimingResult {
+  /// Frame timing of `file` (frames of `timingColors` at (x, y) of the window, one every
+  /// `periodNS`), nil point: the window's centre at 640x480.
+  func measureTiming(
+    _ v: Viewer, file: String, seconds: Double, pollPauseUS: UInt32, at point: (x: Int, y: Int)? = nil,
+    periodNS period: UInt64 = timingPeriodNS, warmUpMS: Double = 1000
+  ) -> TimingResult {
     var result = TimingResult()
-    let cx = width / 2
-    let cy = height / 2
+    let cx = point?.x ?? width / 2
+    let cy = point?.y ?? height / 2
     guard
       let r = launch(
         v, file, x: cx, y: cy, accept: { timingColors.contains($0) }, pauseUS: 200, tag: "timing-\(v.name)")
     else { return result }
     defer { stop(r.pid) }
-    sleepMS(1000)  // warm-up: past the first loops
+    sleepMS(warmUpMS)  // warm-up: past the first loops
     var changes: [(t: UInt64, color: UInt32)] = []
     var last = probe.pixel(r.window, x: cx, y: cy)
     let end = now() + UInt64(seconds * 1e9)
@@ -411,7 +418,7 @@ final class Bench {
     let t0 = changes[0].t
     for (i, c) in changes.enumerated() {
       if i > 0 {
-        let gap = Double(c.t - changes[i - 1].t) / Double(timingPeriodNS)
+        let gap = Double(c.t - changes[i - 1].t) / Double(period)
         let fromColor = timingColors.firstIndex(of: changes[i - 1].color) ?? 0
         let toColor = timingColors.firstIndex(of: c.color) ?? 0
         let step = ((toColor - fromColor) % n + n) % n
@@ -424,7 +431,7 @@ final class Bench {
         result.skipped += frames - 1
         k += frames
       }
-      let e = (Double(c.t) - Double(t0) - Double(k) * Double(timingPeriodNS)) / 1e6
+      let e = (Double(c.t) - Double(t0) - Double(k) * Double(period)) / 1e6
       errors.append(e)
       csv += "\(fmt(ms(c.t - t0), 3)),\(String(c.color, radix: 16)),\(k),\(fmt(e, 3))\n"
     }
@@ -698,5 +705,9 @@ func runMain() -> Int32 {
 // `windowbench grid …`: the scrolling grid's targets (Grid.swift).
 if CommandLine.arguments.dropFirst().first == "grid" {
   exit(runGridBench(Array(CommandLine.arguments.dropFirst(2))))
+}
+// `windowbench scaled …`: scaled playback and frame memory (Scaled.swift).
+if CommandLine.arguments.dropFirst().first == "scaled" {
+  exit(runScaledBench(Array(CommandLine.arguments.dropFirst(2))))
 }
 exit(runMain())
