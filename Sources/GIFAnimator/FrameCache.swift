@@ -38,6 +38,8 @@ public final class FrameCache: Sendable {
     var hostKept: [Bool] = []
     /// Frames rendered ahead of the head at most (nil: as many as the budget holds).
     var lookahead: Int?
+    /// By frame index: drawn by the worker since the head last passed it.
+    var drawn: [Bool] = []
     /// Cached indices, oldest first, from `orderStart` on (eviction takes the oldest).
     var order: [Int] = []
     var orderStart = 0
@@ -69,8 +71,12 @@ public final class FrameCache: Sendable {
     /// True when frame `i` is in the window: from the head on, wrapping when all frames
     /// are known, at most `capacity` of them.
     func isWanted(_ i: Int, capacity: Int) -> Bool {
+      i >= 0 && i < frames.count && !hostKept[i] && isInWindow(i, capacity: capacity)
+    }
+
+    func isInWindow(_ i: Int, capacity: Int) -> Bool {
       let n = frames.count
-      guard i >= 0 && i < n, !hostKept[i] else { return false }
+      guard i >= 0 && i < n else { return false }
       let offset = i >= start ? i - start : (complete ? i + n - start : n)
       return offset < windowCount(capacity: capacity)
     }
@@ -82,16 +88,24 @@ public final class FrameCache: Sendable {
       let n = frames.count
       let step = from >= readyFrom ? from - readyFrom : (complete ? from + n - readyFrom : Int.max)
       ready = step <= ready ? ready - step : 0
+      // Frames the head passed are drawn again in their next turn.
+      for k in 0..<min(step, n) { drawn[(readyFrom + k) % n] = false }
       readyFrom = from
     }
 
-    /// The first frame of the window not cached yet, nil when all are.
+    /// The first frame of the window not cached yet, nil when all are. A frame the host
+    /// keeps is not cached but still drawn in turn, so the frames after it do not wait
+    /// for a replay from frame 0.
     mutating func nextTarget(capacity: Int) -> Int? {
       followHead()
       let count = windowCount(capacity: capacity)
       while ready < count {
         let i = index(at: ready)
-        if cached[i] == nil && !hostKept[i] { return i }
+        if hostKept[i] {
+          if !drawn[i] { return i }
+        } else if cached[i] == nil {
+          return i
+        }
         ready += 1
       }
       return nil
@@ -187,6 +201,7 @@ public final class FrameCache: Sendable {
       $0.frames.append(frame)
       $0.cached.append(nil)
       $0.hostKept.append(false)
+      $0.drawn.append(false)
     }
     kick()
   }
@@ -311,9 +326,10 @@ public final class FrameCache: Sendable {
             screenWidth: screen.width, screenHeight: screen.height, area: w.renderer.area, pixels: w.canvas)
           let stillWanted = state.withLock { s -> Bool in
             if let warning, !s.warnings.contains(warning) { s.warnings.append(warning) }
+            s.drawn[index] = true
             if s.closed { return false }
             if s.isWanted(index, capacity: capacity) { s.store(canvas, at: index, capacity: capacity) }
-            return s.isWanted(target, capacity: capacity)
+            return s.isInWindow(target, capacity: capacity)
           }
           onRendered()
           if !stillWanted { break }  // the head moved: pick the next target afresh

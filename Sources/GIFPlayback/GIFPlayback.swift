@@ -236,6 +236,10 @@ public final class GIFPlayback {
     }
   }
 
+  /// Frame `index` as rendered ahead, if the playback holds it now (a host may prepare
+  /// the frames about to show, e.g. scaled to its size).
+  public func renderedFrame(_ index: Int) -> RenderedFrame? { needsPixels ? cache?.frame(index) : nil }
+
   /// Frames the playback holds rendered now (its own copies, not the host's).
   public var cachedFrameCount: Int { cache?.cachedCount ?? 0 }
   /// Memory those frames take, in bytes.

@@ -1,3 +1,4 @@
+import GIFDecoder
 import GIFPlayback
 import X11Window
 
@@ -52,6 +53,10 @@ public final class GIFView {
   private var fadeFrom: [UInt32] = []
   /// What the frames kept on the X server were drawn for.
   private var keptView: ViewSignature?
+  /// Draws the next frames at the view's size off the UI thread.
+  private let prerenderer: Prerenderer
+  /// Frames drawn ahead of the one on show.
+  static let prerenderAhead = 3
 
   /// A view of `playback` at (x, y) in `parent`, `width`×`height`, on `connection`.
   /// It is created unmapped; `show()` maps it.
@@ -63,9 +68,14 @@ public final class GIFView {
     self.window = ChildWindow(
       connection: connection, parent: parent, x: x, y: y, width: width, height: height, useSHM: useSHM)
     playback.hostKeepsFrames = true
+    let signal = playback.wakeUp
+    prerenderer = Prerenderer(wake: { signal.wake() })
   }
 
-  deinit { window.close() }
+  deinit {
+    prerenderer.close()
+    window.close()
+  }
 
   /// The view's own X window.
   public var windowID: XWindowID { window.id }
@@ -119,9 +129,36 @@ public final class GIFView {
   /// Ticks the playback to `now` and draws if anything visible changed.
   public func update(now: UInt64) {
     if playback.tick(now: now) { needsDisplay = true }
-    guard needsDisplay, isShown else { return }
-    needsDisplay = false
-    draw()
+    guard isShown else { return }
+    if needsDisplay {
+      needsDisplay = false
+      draw()
+    }
+    prerenderNext()
+  }
+
+  /// The look frames are drawn with now (nil: nothing to draw ahead).
+  private var look: Prerenderer.Look? {
+    guard case .playing = playback.phase, let size = playback.size else { return nil }
+    return Prerenderer.Look(
+      load: playback.loadID, place: placement(size: size, scale: effectiveScale), background: background,
+      width: window.width, height: window.height)
+  }
+
+  /// Asks for the frames after the one on show (the ones not kept on the server).
+  private func prerenderNext() {
+    guard let look, let current = playback.displayedFrame, playback.frameCount > 1, playback.isAnimating else {
+      return
+    }
+    var frames: [(index: Int, frame: RenderedFrame)] = []
+    let count = playback.frameCount
+    for step in 1...Self.prerenderAhead {
+      let i = current + step
+      // Past the last frame only when every frame is known.
+      guard i < count || playback.isLoadComplete else { break }
+      if let frame = playback.renderedFrame(i % count) { frames.append((i % count, frame)) }
+    }
+    prerenderer.want(frames, look: look)
   }
 
   /// The scale the image is drawn at now.
@@ -259,9 +296,14 @@ public final class GIFView {
           return
         }
       }
+      let ready = look.flatMap { prerenderer.picture(index, look: $0) }
       window.draw { out, w, h in
-        let place = placement(size: size, scale: scale)
-        Painter.draw(frame: image, at: place, over: background, into: out, width: w, tile: tile)
+        if let ready, ready.count == out.count {
+          _ = out.update(fromContentsOf: ready)
+        } else {
+          let place = placement(size: size, scale: scale)
+          Painter.draw(frame: image, at: place, over: background, into: out, width: w, tile: tile)
+        }
         if playback.isWaitingForData {
           // Playback waits on this frame until the next one arrives.
           let x = Double(w) - 14

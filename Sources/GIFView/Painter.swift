@@ -174,56 +174,89 @@ enum Painter {
       // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one
       // source pixel per window pixel (sharp); shrinking averages the area. Source
       // pixels outside the area are transparent and count for nothing.
-      let wx = clip(weights(count: x1 - x0, from: x0 - place.x, scaled: place.width, source: w), area.x0, area.x1)
-      let wy = clip(weights(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h), area.y0, area.y1)
+      let wx = Taps(weights(count: x1 - x0, from: x0 - place.x, scaled: place.width, source: w), area.x0, area.x1)
+      let wy = Taps(weights(count: y1 - y0, from: y0 - place.y, scaled: place.height, source: h), area.y0, area.y1)
       let stride = area.width
-      for j in 0..<(y1 - y0) {
-        let rows = wy[j]
-        guard !rows.isEmpty else { continue }
-        let y = y0 + j
-        let dst = y * bufferWidth
-        for i in 0..<(x1 - x0) {
-          let cols = wx[i]
-          guard !cols.isEmpty else { continue }
-          let x = x0 + i
-          if rows.count == 1 && cols.count == 1 && rows[0].weight == 4096 && cols[0].weight == 4096 {
-            let p = px[rows[0].index * stride + cols[0].index]
-            if p >> 24 != 0 { out[dst + x] = p & 0xFF_FFFF }
-            continue
-          }
-          // Premultiplied sums (alpha is 0 or 1 per GIF pixel), then over the background.
-          var r = 0
-          var g = 0
-          var b = 0
-          var a = 0
-          for (sy, wyk) in rows {
-            let row = sy * stride
-            for (sx, wxk) in cols {
-              let p = px[row + sx]
-              guard p >> 24 != 0 else { continue }
-              let k = wyk * wxk
-              r += Int(p >> 16 & 0xff) * k
-              g += Int(p >> 8 & 0xff) * k
-              b += Int(p & 0xff) * k
-              a += k
+      guard let src = px.baseAddress else { return }  // no image drawn yet: background only
+      wx.withPointers { xs, xIndex, xWeight in
+        wy.withPointers { ys, yIndex, yWeight in
+          for j in 0..<(y1 - y0) {
+            let (r0, r1) = (ys[j], ys[j &+ 1])
+            guard r1 > r0 else { continue }
+            let dst = out.baseAddress! + (y0 + j) * bufferWidth + x0
+            let oneRow = r1 &- r0 == 1 && yWeight[r0] == 4096
+            for i in 0..<(x1 - x0) {
+              let (c0, c1) = (xs[i], xs[i &+ 1])
+              guard c1 > c0 else { continue }
+              if oneRow && c1 &- c0 == 1 && xWeight[c0] == 4096 {
+                let p = src[yIndex[r0] &* stride &+ xIndex[c0]]
+                if p >> 24 != 0 { dst[i] = p & 0xFF_FFFF }
+                continue
+              }
+              // Premultiplied sums (alpha is 0 or 1 per GIF pixel), then over the background.
+              var r = 0
+              var g = 0
+              var b = 0
+              var a = 0
+              for ry in r0..<r1 {
+                let row = src + yIndex[ry] &* stride
+                let wyk = yWeight[ry]
+                for cx in c0..<c1 {
+                  let p = row[xIndex[cx]]
+                  guard p >> 24 != 0 else { continue }
+                  let k = wyk &* xWeight[cx]
+                  r &+= Int(p >> 16 & 0xff) &* k
+                  g &+= Int(p >> 8 & 0xff) &* k
+                  b &+= Int(p & 0xff) &* k
+                  a &+= k
+                }
+              }
+              guard a > 0 else { continue }
+              let n = 4096 * 4096
+              let under = dst[i]
+              let rest = n - a
+              let rr = (r + Int(under >> 16 & 0xff) * rest + n / 2) / n
+              let gg = (g + Int(under >> 8 & 0xff) * rest + n / 2) / n
+              let bb = (b + Int(under & 0xff) * rest + n / 2) / n
+              dst[i] = UInt32(rr) << 16 | UInt32(gg) << 8 | UInt32(bb)
             }
           }
-          guard a > 0 else { continue }
-          let n = 4096 * 4096
-          let under = out[dst + x]
-          let rest = n - a
-          let rr = (r + Int(under >> 16 & 0xff) * rest + n / 2) / n
-          let gg = (g + Int(under >> 8 & 0xff) * rest + n / 2) / n
-          let bb = (b + Int(under & 0xff) * rest + n / 2) / n
-          out[dst + x] = UInt32(rr) << 16 | UInt32(gg) << 8 | UInt32(bb)
         }
       }
     }
   }
 
-  /// `weights` restricted to source pixels lo..<hi, indices made relative to lo.
-  static func clip(_ weights: [[(index: Int, weight: Int)]], _ lo: Int, _ hi: Int) -> [[(index: Int, weight: Int)]] {
-    weights.map { parts in parts.compactMap { $0.index >= lo && $0.index < hi ? ($0.index - lo, $0.weight) : nil } }
+  /// Per window pixel along one axis, the source pixels it covers and their weights, in
+  /// flat arrays: pixel i's taps are `start[i]..<start[i + 1]` of `index` and `weight`.
+  struct Taps {
+    var start: [Int] = [0]
+    var index: [Int] = []
+    var weight: [Int] = []
+
+    /// `weights` restricted to source pixels lo..<hi, indices made relative to lo.
+    init(_ weights: [[(index: Int, weight: Int)]], _ lo: Int, _ hi: Int) {
+      start.reserveCapacity(weights.count + 1)
+      for parts in weights {
+        for part in parts where part.index >= lo && part.index < hi {
+          index.append(part.index - lo)
+          weight.append(part.weight)
+        }
+        start.append(index.count)
+      }
+    }
+
+    func withPointers<R>(
+      _ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Int>) -> R
+    ) -> R {
+      // Never empty buffers: `start` has at least one entry; the others get a spare one.
+      let i = index + [0]
+      let w = weight + [0]
+      return start.withUnsafeBufferPointer { s in
+        i.withUnsafeBufferPointer { ib in
+          w.withUnsafeBufferPointer { wb in body(s.baseAddress!, ib.baseAddress!, wb.baseAddress!) }
+        }
+      }
+    }
   }
 
   /// For `count` window pixels starting `from` pixels into a `scaled`-wide image of a

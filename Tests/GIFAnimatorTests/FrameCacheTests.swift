@@ -136,3 +136,58 @@ struct FrameCacheTests {
     for k in 2..<12 { #expect(cache.frame(k)?.pixels[0] == colours[k % 4], "frame \(k)") }
   }
 }
+
+@Suite("Frame cache with a host that keeps frames")
+struct HostKeptFrameCacheTests {
+  @Test func framesTheHostKeepsAreDrawnInTurnButNotKept() throws {
+    let doc = try animation(width: 8, height: 8, count: 12)
+    let cache = FrameCache(screen: doc.screen, format: .bgra, spawn: FrameCacheTests.inline)
+    cache.lookahead = 3
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    #expect(cache.cachedCount == 3, "three ahead, though all twelve fit")
+    // The host keeps frames 0–5 (a loop that did not fit its budget).
+    for k in 0..<12 {
+      cache.setHead(k)
+      if k < 6 { cache.hostKeeps(k) }
+      #expect(cache.frame(k) == nil || k >= 6, "frame \(k) is the host's")
+    }
+    // The second loop: frames 6… must be ready without a replay from 0 at the moment
+    // they are due, so the worker draws 0–5 in turn without keeping them.
+    for k in 0..<12 {
+      cache.setHead(k)
+      // Frames the host does not keep may stay within the budget; the host's never do.
+      #expect(cache.cachedCount <= 6, "head \(k): \(cache.cachedCount) kept")
+      for ahead in 0..<3 where (k + ahead) % 12 >= 6 {
+        let i = (k + ahead) % 12
+        let f = try #require(cache.frame(i), "head \(k): frame \(i) not rendered ahead")
+        #expect(f.pixels[0] == colours[i % 4])
+      }
+      for i in 0..<6 { #expect(cache.frame(i) == nil, "head \(k): frame \(i) kept twice") }
+    }
+  }
+
+  @Test func allFramesFittingTheWindowDoNotSpin() throws {
+    // Three frames, a window of four: the worker's pass covers the window exactly.
+    let doc = try animation(width: 4, height: 4, count: 3)
+    let runs = Counter()
+    let cache = FrameCache(
+      screen: doc.screen, format: .bgra,
+      spawn: {
+        runs.add(); $0()
+      })
+    cache.lookahead = 4
+    doc.frames.forEach(cache.append)
+    cache.complete()
+    for k in 0..<3 { cache.hostKeeps(k) }
+    let before = runs.value
+    for k in [0, 1, 2, 0, 1, 2] { cache.setHead(k) }
+    #expect(runs.value - before <= 6, "the worker ran \(runs.value - before) times")
+    #expect(cache.cachedCount == 0)
+  }
+}
+
+final class Counter: @unchecked Sendable {
+  private(set) var value = 0
+  func add() { value += 1 }
+}
