@@ -93,7 +93,7 @@ let keyBindings: [KeyBinding] = [
   KeyBinding(keys: [.text("?")], command: .toggleHelp, help: "this key table"),
   KeyBinding(keys: [.text("b")], command: .toggleBackground, help: "checker/solid background"),
   KeyBinding(keys: [.text("r")], command: .reload, help: "reload / retry"),
-  KeyBinding(keys: [.text("s")], command: .saveFrame, help: "save the shown frame as PNG (prints the path)"),
+  KeyBinding(keys: [.text("s")], command: .saveFrame, help: "save the shown (grid: selected) frame as PNG"),
   KeyBinding(keys: [.text("c")], command: .copyFrame, help: "copy the shown frame (clipboard)", modifiers: .control),
   KeyBinding(keys: [.text("v")], command: .paste, help: "open the path or URL on the clipboard", modifiers: .control),
   KeyBinding(keys: [.text("n"), .pageDown], command: .nextSource, help: "next source"),
