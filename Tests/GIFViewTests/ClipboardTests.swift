@@ -130,12 +130,13 @@ struct ClipboardTests {
       [colours[Int(i) * 3], colours[Int(i) * 3 + 1], colours[Int(i) * 3 + 2], 255]
     }
     let v = try Viewer([temporaryFile("noise.gif", b.bytes)], on: clipboardTestsXvfb)
-    // Scaled into 90 % of the 1280×1024 screen; wait for the picture, not the spinner.
+    // Scaled into 90 % of the 1280×1024 screen; wait for the picture, not the spinner. The
+    // PNG is made at the first request (seconds under load: the wait allows a minute).
     #expect(eventually { v.size.width < w && Set(v.pixels.prefix(5000)).count > 8 }, "the noise is not shown")
     v.probe.sendKey(v.window, keysym: keyC, state: WindowProbe.controlMask)
     #expect(eventually { v.probe.selectionOwner() == v.window })
     let started = Date()
-    let reply = try #require(v.probe.convertSelection(target: "image/png", timeoutMS: 20_000), "no answer")
+    let reply = try #require(v.probe.convertSelection(target: "image/png", timeoutMS: 60_000), "no answer")
     let seconds = Date().timeIntervalSince(started)
     #expect(reply.incremental, "a \(reply.bytes.count)-byte PNG must go by INCR")
     #expect(reply.bytes.count > 256 * 1024)
