@@ -292,6 +292,7 @@ public final class GIFView {
         }
         // A frame shown before in this view is on the server already: one copy.
         if window.presentKept(index, text: overlay) {
+          if !hostNeedsPixels { playback.hostKeeps(frame: index) }  // e.g. again after a save
           noteKeptFrames()
           return
         }

@@ -22,6 +22,9 @@ public final class GIFViewRunLoop {
     self.clock = clock
   }
 
+  /// Now on the loop's clock: the clock of the deadlines `afterUpdate` answers.
+  public var nowNS: UInt64 { clock.nowNS }
+
   /// Runs until `handler` answers false. Events for a view's window go to the view;
   /// every other event goes to `handler` with its window. `afterUpdate` runs once a
   /// turn after the views drew, and may add a deadline of the host's own.

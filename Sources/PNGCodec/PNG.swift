@@ -57,21 +57,29 @@ public enum PNG {
     guard image.width > 0, image.height > 0, image.width <= Int(Int32.max) / 4, image.height <= Int(Int32.max)
     else { throw Failure(message: "cannot encode a \(image.width)x\(image.height) image") }
     var png = pngImage(width: image.width, height: image.height)
-    // Ask for the size first (memory nil), then write into a buffer of that size.
-    var size = 0
+    // One compression into a buffer of a size that nearly always holds it (the raw
+    // pixels and some room); only when it does not, libpng says how much it needs and
+    // the image is written again (asking for the size first would always compress twice).
     let stride = Int32(image.width * 4)
-    let sized = image.rgba.withUnsafeBytes { pixels in
-      png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, stride, nil)
-    }
-    guard sized != 0, size > 0 else { throw failure(&png) }
-    var out = [UInt8](repeating: 0, count: size)
-    let written = out.withUnsafeMutableBytes { buffer in
-      image.rgba.withUnsafeBytes { pixels in
-        png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
+    var capacity = image.rgba.count + image.rgba.count / 64 + 4096
+    var out: [UInt8] = []
+    var written: Int32 = 0
+    var size = 0
+    for _ in 0..<2 {
+      out = [UInt8](repeating: 0, count: capacity)
+      size = capacity
+      written = out.withUnsafeMutableBytes { buffer in
+        image.rgba.withUnsafeBytes { pixels in
+          png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
+        }
       }
+      // Too small: `size` is the length needed, larger than the buffer.
+      guard written == 0, size > capacity else { break }
+      capacity = size
     }
     guard written != 0 else { throw failure(&png) }
-    return Array(out[0..<size])
+    out.removeLast(out.count - size)
+    return out
   }
 
   /// Decodes a PNG file of any colour type to 8-bit RGBA.

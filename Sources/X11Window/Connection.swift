@@ -35,6 +35,13 @@ public final class X11Connection {
   private let owned: Bool
   private let loss = LossFlag()
   private var closed = false
+  /// Atoms interned by name on demand (selection targets such as "image/png").
+  private var namedAtoms: [String: Atom] = [:]
+  /// Objects that take protocol events (selections, drag and drop) before translation.
+  var rawEventHandlers: [WeakRawEventHandler] = []
+  /// The server time of the last key press or button event (0: none yet, or a synthetic
+  /// event that carried none): the ICCCM timestamp for selection requests.
+  public internal(set) var lastInputTime: UInt = 0
 
   /// Opens display `name` (nil: `$DISPLAY`). Losing the server later does not end the
   /// process: `isLost` turns true and the caller reports it.
@@ -127,6 +134,65 @@ public final class X11Connection {
 
   func atom(_ name: AtomName) -> Atom { atoms[name] }
 
+  /// The atom named `name`, interned once.
+  func atom(named name: String) -> Atom {
+    if let a = namedAtoms[name] { return a }
+    let a = XInternAtom(display, name, 0)
+    namedAtoms[name] = a
+    return a
+  }
+
+  /// The name of `atom`, nil for None or an unknown atom.
+  func name(of atom: Atom) -> String? {
+    guard atom != 0, let p = XGetAtomName(display, atom) else { return nil }
+    defer { XFree(p) }
+    return String(cString: p)
+  }
+
+  /// Registers `handler` for protocol events until it goes away.
+  func addRawEventHandler(_ handler: any RawEventHandler) {
+    rawEventHandlers.removeAll { $0.handler == nil }
+    rawEventHandlers.append(WeakRawEventHandler(handler: handler))
+  }
+
+  /// Offers `e` to the protocol handlers; true when one of them took it.
+  func dispatchRaw(_ e: inout XEvent) -> Bool {
+    for h in rawEventHandlers {
+      if let handler = h.handler, handler.handleRaw(&e) { return true }
+    }
+    return false
+  }
+
+  /// A timestamp for a selection request made in answer to user input: the last input
+  /// event's time, or, when it carried none (a synthetic event), the server's time now,
+  /// learnt by a zero-length append to a property of `window` (ICCCM §2.1: never
+  /// CurrentTime). The wait is bounded: the PropertyNotify is queued by the XSync.
+  func userTime(window: Window) -> Time {
+    if lastInputTime != 0 { return lastInputTime }
+    return serverTime(window: window)
+  }
+
+  /// The server's time now (see `userTime`); CurrentTime if the server did not say.
+  func serverTime(window: Window) -> Time {
+    guard isUsable else { return Time(CurrentTime) }
+    var none: UInt8 = 0
+    XChangeProperty(display, window, atom(.gifviewTime), Atom(XA_STRING), 8, PropModeAppend, &none, 0)
+    XSync(display, 0)
+    var key = (window, atom(.gifviewTime))
+    var e = XEvent()
+    let found = withUnsafeMutablePointer(to: &key) { k in
+      XCheckIfEvent(
+        display, &e,
+        { _, ev, arg in
+          guard let ev, let arg else { return 0 }
+          let want = UnsafeRawPointer(arg).assumingMemoryBound(to: (Window, Atom).self).pointee
+          let p = ev.pointee.xproperty
+          return ev.pointee.type == PropertyNotify && p.window == want.0 && p.atom == want.1 ? 1 : 0
+        }, UnsafeMutableRawPointer(k).assumingMemoryBound(to: CChar.self))
+    }
+    return found != 0 ? e.xproperty.time : Time(CurrentTime)
+  }
+
   /// Is a window manager running (EWMH)? Without one, fullscreen is done by hand.
   var hasWindowManager: Bool {
     var type: Atom = 0
@@ -151,6 +217,18 @@ public final class X11Connection {
     closed = true
     if owned { XCloseDisplay(display) }
   }
+}
+
+/// Something that handles X protocol events itself (ICCCM selections, XDND), ahead of
+/// `WindowEvent` translation. Called on the UI thread, from the event loop.
+protocol RawEventHandler: AnyObject {
+  /// Handles `e` and answers true, or answers false: not this handler's.
+  func handleRaw(_ e: inout XEvent) -> Bool
+}
+
+/// A handler the connection does not keep alive.
+struct WeakRawEventHandler {
+  weak var handler: (any RawEventHandler)?
 }
 
 /// Replaces Xlib's process-wide I/O error handler, which prints its own lines on stderr,

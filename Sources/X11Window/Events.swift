@@ -54,6 +54,7 @@ extension X11Connection {
     while !isLost, XPending(display) > 0 {
       var e = XEvent()
       XNextEvent(display, &e)
+      if dispatchRaw(&e) { continue }
       guard let translated = translate(&e) else { continue }
       let window = XWindowID(rawValue: e.xany.window)
       if let last = events.last, last.window == window {
@@ -71,6 +72,7 @@ extension X11Connection {
   /// themselves pass them on through this.
   public func translate(_ event: UnsafeRawPointer) -> (window: XWindowID, event: WindowEvent)? {
     var e = event.load(as: XEvent.self)
+    if dispatchRaw(&e) { return nil }
     return translate(&e).map { (XWindowID(rawValue: e.xany.window), $0) }
   }
 
@@ -78,8 +80,11 @@ extension X11Connection {
     switch e.type {
     case Expose: return e.xexpose.count == 0 ? .expose : nil
     case ConfigureNotify: return .configured(width: Int(e.xconfigure.width), height: Int(e.xconfigure.height))
-    case KeyPress: return .key(key(for: e.xkey), modifiers: KeyModifiers(state: e.xkey.state))
+    case KeyPress:
+      if e.xkey.time != 0 { lastInputTime = e.xkey.time }
+      return .key(key(for: e.xkey), modifiers: KeyModifiers(state: e.xkey.state))
     case ButtonPress:
+      if e.xbutton.time != 0 { lastInputTime = e.xbutton.time }
       return .button(
         Int(e.xbutton.button), x: Int(e.xbutton.x), y: Int(e.xbutton.y), modifiers: KeyModifiers(state: e.xbutton.state)
       )

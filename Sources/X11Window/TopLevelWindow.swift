@@ -76,6 +76,7 @@ public final class TopLevelWindow {
     }
     attributes.event_mask =
       ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | Button1MotionMask | StructureNotifyMask
+      | PropertyChangeMask
     id = XWindowID(
       rawValue: XCreateWindow(
         d, connection.root, Int32(options.x ?? 0), Int32(options.y ?? 0), UInt32(width), UInt32(height), 0,

@@ -4,7 +4,14 @@ import Glibc
 /// A second X client that looks at and pokes other clients' windows: for tests,
 /// `make screenshots` and measurements (the way a user or a window manager would).
 public final class WindowProbe {
-  private let connection: X11Connection
+  let connection: X11Connection
+  /// An unmapped window of the probe's own, for selection and drag-and-drop traffic.
+  lazy var helperWindow: Window = {
+    var a = XSetWindowAttributes()
+    a.event_mask = PropertyChangeMask
+    return XCreateWindow(
+      connection.display, connection.root, -10, -10, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWEventMask), &a)
+  }()
 
   /// Connects to `display` as a separate client.
   public init(display: String) throws(X11Error) {

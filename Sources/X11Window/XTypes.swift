@@ -36,6 +36,26 @@ enum AtomName: String, CaseIterable {
   case netWMState = "_NET_WM_STATE"
   case netWMStateFullscreen = "_NET_WM_STATE_FULLSCREEN"
   case netSupportingWMCheck = "_NET_SUPPORTING_WM_CHECK"
+  // Selections (ICCCM §2).
+  case clipboard = "CLIPBOARD"
+  case targets = "TARGETS"
+  case timestamp = "TIMESTAMP"
+  case multiple = "MULTIPLE"
+  case incr = "INCR"
+  case atomPair = "ATOM_PAIR"
+  /// The property a zero-length append touches to learn the server's time.
+  case gifviewTime = "_GIFVIEW_TIME"
+  // Drag and drop (XDND version 5).
+  case xdndAware = "XdndAware"
+  case xdndEnter = "XdndEnter"
+  case xdndPosition = "XdndPosition"
+  case xdndStatus = "XdndStatus"
+  case xdndLeave = "XdndLeave"
+  case xdndDrop = "XdndDrop"
+  case xdndFinished = "XdndFinished"
+  case xdndSelection = "XdndSelection"
+  case xdndTypeList = "XdndTypeList"
+  case xdndActionCopy = "XdndActionCopy"
 }
 
 /// The interned values of every `AtomName`.

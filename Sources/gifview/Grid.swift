@@ -49,6 +49,9 @@ final class GridScreen {
       viewportHeight: 1, count: 0)
   }
 
+  /// The selected tile's view, once its load started.
+  var focusedView: GIFView? { tiles[focus]?.view }
+
   /// The views on screen, for the run loop.
   var views: [GIFView] { tiles.keys.sorted().compactMap { tiles[$0]?.view } }
 

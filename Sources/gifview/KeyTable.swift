@@ -16,6 +16,10 @@ enum Command: Equatable, Sendable {
   case toggleBackground
   case reload
   case saveFrame
+  /// Ctrl+c: the shown frame to the CLIPBOARD.
+  case copyFrame
+  /// Ctrl+v: open the path or URL on the CLIPBOARD.
+  case paste
   case nextSource, previousSource
   /// Grid ↔ single view.
   case toggleGrid
@@ -89,7 +93,9 @@ let keyBindings: [KeyBinding] = [
   KeyBinding(keys: [.text("?")], command: .toggleHelp, help: "this key table"),
   KeyBinding(keys: [.text("b")], command: .toggleBackground, help: "checker/solid background"),
   KeyBinding(keys: [.text("r")], command: .reload, help: "reload / retry"),
-  KeyBinding(keys: [.text("s")], command: .saveFrame, help: "save the shown frame as PNG (prints the path)"),
+  KeyBinding(keys: [.text("s")], command: .saveFrame, help: "save the shown (grid: selected) frame as PNG"),
+  KeyBinding(keys: [.text("c")], command: .copyFrame, help: "copy the shown frame (clipboard)", modifiers: .control),
+  KeyBinding(keys: [.text("v")], command: .paste, help: "open the path or URL on the clipboard", modifiers: .control),
   KeyBinding(keys: [.text("n"), .pageDown], command: .nextSource, help: "next source"),
   KeyBinding(keys: [.text("p"), .pageUp], command: .previousSource, help: "previous source"),
   KeyBinding(keys: [.text("g")], command: .toggleGrid, help: "grid / single view"),
@@ -109,6 +115,7 @@ let keyBindings: [KeyBinding] = [
 /// The mouse rows, for the same texts.
 let mouseHelp: [(action: String, help: String)] = [
   ("left click", "play/pause"), ("drag", "pan (zoomed)"), ("wheel", "zoom at the pointer"),
+  ("drop", "open the dropped files or URLs"),
   ("grid", "wheel or scroll bar scrolls, click selects, double-click opens"),
 ]
 

@@ -3,10 +3,12 @@ import Glibc
 import PNGCodec
 
 /// `s`: the shown frame as a PNG (DESIGN §5), next to the source file when its directory
-/// takes a new file, else in the pictures directory; never over an existing file.
+/// takes a new file, else in the pictures directory; never over an existing file. In the
+/// grid, the selected tile's frame (at the GIF's own size).
 extension Viewer {
   func saveShownFrame() {
-    guard !isGrid, let v = views.first, let size = v.playback.size, let frame = v.playback.displayedFrame else {
+    guard let v = frameView, let size = v.playback.size, let frame = v.playback.displayedFrame else {
+      pendingSave = false
       return
     }
     let p = v.playback
@@ -17,7 +19,7 @@ extension Viewer {
       return
     }
     pendingSave = false
-    v.hostNeedsPixels = false
+    if !pendingCopy { v.hostNeedsPixels = false }
     let name = saveBaseName(p.source) + "-frame-" + frameNumber(frame, of: p.frameCount)
     do {
       let png = try PNG.encode(PNG.Image(width: size.width, height: size.height, argb: pixels))

@@ -52,6 +52,18 @@ final class Viewer {
   var showHelp = false
   /// `s` was pressed while the shown frame's pixels were not at hand.
   var pendingSave = false
+  /// Ctrl+c was pressed while the shown frame's pixels were not at hand.
+  var pendingCopy = false
+  /// The CLIPBOARD, owned with the frame copied last.
+  var clipboard: SelectionOwner!
+  /// Ctrl+v's request for the CLIPBOARD's contents.
+  var pasteRequest: SelectionRequestor!
+  /// Files and URLs dropped on the window (XDND).
+  var dropTarget: XdndTarget!
+  /// A message shown in the window until `until` (a paste that found nothing to open).
+  var notice: (text: String, until: UInt64)?
+  /// The server time of the Ctrl+c that asked for a copy (0: none known).
+  var copyTime: UInt = 0
   /// A left-button press in progress: a drag pans, a press without moving is a click.
   private struct Drag {
     var startX: Int
@@ -99,6 +111,7 @@ final class Viewer {
     quietXlibIOErrors()
     top = TopLevelWindow(connection: connection, options: initialWindowOptions())
     runLoop = GIFViewRunLoop(connection: connection, wakeUp: wakeUp)
+    makeClipboardAndDropTarget()
     // Sources shown later (`n`) are loaded then; a local file that cannot be opened is
     // reported now, so the exit status and the message do not depend on visiting it.
     for (i, s) in sources.enumerated() where !isGrid && i != active {
@@ -193,7 +206,9 @@ final class Viewer {
   /// Runs after the views drew, once a turn: takes sources that arrived, sizes the
   /// window to the image once it is known, runs the grid's queue, keeps the overlay current.
   private func afterUpdate() -> UInt64? {
-    if pendingSave, views.first?.playback.displayedImage != nil { saveShownFrame() }
+    if pendingSave, frameView?.playback.displayedImage != nil { saveShownFrame() }
+    if pendingCopy, frameView?.playback.displayedImage != nil { copyShownFrame() }
+    takePastesAndDrops()
     if let more = incoming?.take(), !more.isEmpty {
       let wasEmpty = sources.isEmpty
       sources += more
@@ -213,6 +228,7 @@ final class Viewer {
       grid?.afterUpdate()
       views = grid?.views ?? []
     }
+    var overlayChanged = false
     for v in views {
       var overlay: [TextItem] = []
       if showInfo && !isGrid && v.playback.phase == .playing { overlay.append(TextItem(infoLines(v), x: 8, y: 8)) }
@@ -220,9 +236,19 @@ final class Viewer {
         let (w, h) = isGrid ? (top.width, top.height) : (v.frame.width, v.frame.height)
         overlay.append(TextItem(helpLines(height: h), x: w / 2, y: h / 2, anchor: .center))
       }
-      if overlay.map(\.lines) != v.overlay.map(\.lines) { v.overlay = overlay }
+      if let notice, v === views.first, !isGrid {
+        overlay.append(
+          TextItem(
+            notice.text.split(separator: "\n").map(String.init), x: v.frame.width / 2, y: v.frame.height / 2,
+            anchor: .center))
+      }
+      if overlay.map(\.lines) != v.overlay.map(\.lines) {
+        v.overlay = overlay
+        overlayChanged = true
+      }
     }
-    return nil
+    // A changed overlay is drawn in the next turn, at once.
+    return overlayChanged ? runLoop.nowNS : clipboardDeadline
   }
 
   // MARK: - Events
@@ -301,6 +327,10 @@ final class Viewer {
       for v in views { v.background = background }
     case .reload: for p in shown where p.canReload { p.reload() }
     case .saveFrame: saveShownFrame()
+    case .copyFrame:
+      copyTime = connection.lastInputTime
+      copyShownFrame()
+    case .paste: requestPaste()
     case .nextSource, .previousSource: switchSource(by: command == .nextSource ? 1 : sources.count - 1)
     case .toggleGrid:
       if isGrid {
@@ -324,6 +354,40 @@ final class Viewer {
     active = i
     sizedForImage = true  // the window keeps its size
     makeViews()
+    top.setTitle(title)
+  }
+
+  /// The view whose frame `s` and Ctrl+c take: the single view, or the grid's selected tile.
+  var frameView: GIFView? { isGrid ? grid?.focusedView : views.first }
+
+  /// Pasted or dropped sources replace the ones shown, as if they had been the command
+  /// line's: one plays in the single view; several are `n`/`p`'s sources, or the grid's
+  /// tiles when the grid is on screen.
+  func replaceSources(with new: [GIFPlayback.Source]) {
+    guard !new.isEmpty else { return }
+    for v in views { v.hide() }
+    views = []
+    runLoop.views = []
+    for p in playbacks.values { p.stop() }
+    playbacks = [:]
+    grid?.deactivate()
+    grid = nil
+    failed = []
+    pendingSave = false
+    pendingCopy = false
+    let toGrid = isGrid && new.count > 1
+    sources = new
+    active = 0
+    openedFromGrid = false
+    isGrid = toGrid
+    sizedForImage = false
+    keepsCentre = true
+    if isGrid {
+      grid = GridScreen(viewer: self)
+      grid?.activate()
+    } else {
+      makeViews()
+    }
     top.setTitle(title)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GIFTestSupport
 import GIFView
+import PNGCodec
 import Testing
 import X11Window
 
@@ -197,6 +198,30 @@ struct GridWindowTests {
     v.key(0x67)  // g
     #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(count) GIFs — gifview" })
     #expect(eventually { showsSource(v.pixels, tile, offset: dragged, count: count) })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
+  }
+
+  @Test func sAndCtrlCInTheGridTakeTheSelectedTilesFrame() throws {
+    let dir = Self.directory(count: 3)
+    let v = try Viewer(["--grid", "--paused", "--tile", "64x48", "--geometry", "400x300", dir], on: gridTestsXvfb)
+    #expect(eventually { (0..<3).allSatisfy { showsSource(v.pixels, $0, offset: 0, count: 3) } })
+    v.probe.sendKey(v.window, keysym: 0xff53)  // Right: tile 1
+    v.key(WindowProbe.keyPeriod)  // every tile steps to its frame 1
+    let r = layout(count: 3).pictureRect(1, offset: 0)
+    #expect(eventually { v.probe.pixel(v.window, x: r.x0 + 5, y: r.y0 + 5) == second(1) }, "tile 1 not at frame 1")
+    v.key(WindowProbe.keyS)
+    let saved = dir + "/1-frame-0001.png"
+    #expect(eventually { v.process.stdout == saved + "\n" }, "stdout: \(v.process.stdout) stderr: \(v.process.stderr)")
+    let c = second(1)
+    let frame = (0..<(64 * 48)).flatMap { _ in [UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF), 255] }
+    let image = try PNG.decode(try [UInt8](Data(contentsOf: URL(fileURLWithPath: saved))))
+    #expect(image.width == 64 && image.height == 48)
+    #expect(image.rgba == frame, "the PNG is not tile 1's frame 1")
+    v.probe.sendKey(v.window, keysym: 0x63, state: WindowProbe.controlMask)  // Ctrl+c
+    #expect(eventually { v.probe.selectionOwner() == v.window })
+    let copied = try #require(v.probe.convertSelection(target: "image/png"))
+    #expect(try PNG.decode(copied.bytes).rgba == frame)
     v.key(WindowProbe.keyQ)
     #expect(v.process.wait(timeout: 3) == 0)
   }

@@ -46,6 +46,20 @@ struct PNGTests {
     }
   }
 
+  @Test func aPNGLargerThanItsPixelsIsStillWrittenWhole() throws {
+    // One pixel wide: a filter byte per 4 bytes of noise makes the file a quarter larger
+    // than the pixels, more than the first buffer holds.
+    var state: UInt32 = 7
+    let rgba = (0..<(4 * 20_000)).map { _ -> UInt8 in
+      state = state &* 1_664_525 &+ 1_013_904_223
+      return UInt8(state >> 24)
+    }
+    let image = PNG.Image(width: 1, height: 20_000, rgba: rgba)
+    let bytes = try PNG.encode(image)
+    #expect(bytes.count > rgba.count + rgba.count / 64 + 4096, "only \(bytes.count) bytes")
+    #expect(try PNG.decode(bytes) == image)
+  }
+
   @Test func garbageAndEmptyImagesAreErrorsNotCrashes() {
     #expect(throws: PNG.Failure.self) { try PNG.decode(Array("not a png at all".utf8)) }
     #expect(throws: PNG.Failure.self) { try PNG.decode([]) }
