@@ -5,7 +5,9 @@ import Glibc
 /// is offered by target name and made on the first request for it. Answers `TARGETS`,
 /// `TIMESTAMP` and `MULTIPLE` itself; data larger than one chunk goes by INCR; an unknown
 /// target, or a request from before ownership began, is refused (property None).
-/// Requests are events: they are answered from the connection's event loop.
+/// Requests are events: they are answered from the connection's event loop. Data that
+/// takes long to make (a PNG of a large frame) can be made elsewhere: a request for a
+/// target offered as pending waits, unanswered, until `provide` brings its bytes.
 public final class SelectionOwner: RawEventHandler {
   private let connection: X11Connection
   private let window: Window
@@ -25,16 +27,20 @@ public final class SelectionOwner: RawEventHandler {
   static let staleTransferNS: UInt64 = 30_000_000_000
 
   private final class Offer {
-    let make: () -> [UInt8]?
+    let make: (() -> [UInt8]?)?
     var made: [UInt8]??
-    init(_ make: @escaping () -> [UInt8]?) { self.make = make }
+    init(_ make: (() -> [UInt8]?)?) { self.make = make }
+    /// Made on a `provide` that has not come yet.
+    var isPending: Bool { make == nil && made == nil }
     var data: [UInt8]? {
       if let made { return made }
-      let d = make()
+      let d = make?()
       made = .some(d)
       return d
     }
   }
+  /// Requests waiting for a pending target's bytes, answered in order on `provide`.
+  private var waiting: [XSelectionRequestEvent] = []
 
   private struct Transfer {
     var requestor: Window
@@ -60,9 +66,30 @@ public final class SelectionOwner: RawEventHandler {
   /// (ICCCM: never CurrentTime). Answers whether the server made this window the owner.
   @discardableResult
   public func offer(_ targets: [(name: String, make: () -> [UInt8]?)], time: UInt? = nil) -> Bool {
+    take(targets.map { ($0.name, Optional($0.make)) }, time: time)
+  }
+
+  /// Takes the selection, offering `targets` whose bytes come later by `provide`; a
+  /// request for one waits until then. Answers whether this window became the owner.
+  @discardableResult
+  public func offer(pending targets: [String], time: UInt? = nil) -> Bool {
+    take(targets.map { ($0, nil) }, time: time)
+  }
+
+  /// The bytes of pending target `name` (nil: refuse it): waiting requests are answered.
+  public func provide(_ name: String, _ data: [UInt8]?) {
+    guard connection.isUsable, let offer = offers[connection.atom(named: name)], offer.isPending else { return }
+    offer.made = .some(data)
+    let ready = waiting.filter { !needsPending($0) }
+    waiting.removeAll { !needsPending($0) }
+    for r in ready { answer(r) }
+  }
+
+  private func take(_ targets: [(name: String, make: (() -> [UInt8]?)?)], time: UInt?) -> Bool {
     guard connection.isUsable else { return false }
     let d = connection.display
     let t = time.map { Time($0) } ?? connection.userTime(window: window)
+    refuseWaiting()
     offers = [:]
     offerOrder = []
     for (name, make) in targets {
@@ -82,7 +109,22 @@ public final class SelectionOwner: RawEventHandler {
     guard isOwner, connection.isUsable else { return }
     XSetSelectionOwner(connection.display, selection, 0, ownedSince)
     isOwner = false
+    refuseWaiting()
     offers = [:]
+  }
+
+  /// A request names a target (or, by MULTIPLE, maybe one) whose bytes are still pending.
+  private func needsPending(_ r: XSelectionRequestEvent) -> Bool {
+    if r.target == connection.atom(.multiple) { return offers.values.contains { $0.isPending } }
+    return offers[r.target]?.isPending ?? false
+  }
+
+  /// Waiting requests are answered now, with what there is (a pending target: refused).
+  private func refuseWaiting() {
+    for o in offers.values where o.isPending { o.made = .some(nil) }
+    let all = waiting
+    waiting = []
+    for r in all { answer(r) }
   }
 
   /// Transfers in progress (INCR).
@@ -93,12 +135,17 @@ public final class SelectionOwner: RawEventHandler {
     case SelectionRequest:
       let r = e.xselectionrequest
       guard r.owner == window, r.selection == selection else { return false }
-      answer(r)
+      if isOwner && needsPending(r) {
+        waiting.append(r)
+      } else {
+        answer(r)
+      }
       return true
     case SelectionClear:
       guard e.xselectionclear.window == window, e.xselectionclear.selection == selection else { return false }
       // Another client owns it now; INCR transfers already under way may finish.
       isOwner = false
+      refuseWaiting()
       offers = [:]
       return true
     case PropertyNotify:

@@ -2,6 +2,8 @@ import GIFLoader
 import GIFPlayback
 import GIFView
 import PNGCodec
+import Synchronization
+import SystemIO
 import X11Window
 
 /// Ctrl+c, Ctrl+v and drops (DESIGN §5): the shown frame offered on the CLIPBOARD as
@@ -26,7 +28,8 @@ extension Viewer {
   }
 
   /// Ctrl+c: the CLIPBOARD offers the frame on show (the composited canvas, straight
-  /// alpha) as image/png, encoded when a client first asks for it.
+  /// alpha) as image/png. The PNG is encoded on a thread of its own, so a large frame
+  /// never stalls playback; a client that asks before it is ready waits for it.
   func copyShownFrame() {
     guard let v = frameView, let size = v.playback.size, v.playback.displayedFrame != nil else {
       pendingCopy = false
@@ -40,23 +43,36 @@ extension Viewer {
     }
     pendingCopy = false
     if !pendingSave { v.hostNeedsPixels = false }
-    let image = PNG.Image(width: size.width, height: size.height, argb: pixels)
     let source = v.playback.source.description
-    let owned = clipboard.offer(
-      [
-        (
-          "image/png",
-          {
-            do throws(PNG.Failure) {
-              return try PNG.encode(image)
-            } catch {
-              printError(source, "cannot copy the frame: \(error.message)")
-              return nil
-            }
-          }
-        )
-      ], time: copyTime == 0 ? nil : copyTime)
-    if !owned { printError(source, "cannot copy the frame: the X server did not give gifview the clipboard") }
+    guard clipboard.offer(pending: ["image/png"], time: copyTime == 0 ? nil : copyTime) else {
+      printError(source, "cannot copy the frame: the X server did not give gifview the clipboard")
+      return
+    }
+    let job = EncodeJob(source: source)
+    copyJob = job
+    let image = PNG.Image(width: size.width, height: size.height, argb: pixels)
+    let wakeUp = wakeUp
+    let started = spawnDetachedThread {
+      do throws(PNG.Failure) {
+        job.finish(.success(try PNG.encode(image)))
+      } catch {
+        job.finish(.failure(error))
+      }
+      wakeUp.wake()
+    }
+    if !started { job.finish(Result { () throws(PNG.Failure) in try PNG.encode(image) }) }
+  }
+
+  /// Once a turn: a finished PNG goes to the clients waiting for it.
+  func takeEncodedCopy() {
+    guard let job = copyJob, let result = job.result else { return }
+    copyJob = nil
+    switch result {
+    case .success(let png): clipboard.provide("image/png", png)
+    case .failure(let error):
+      clipboard.provide("image/png", nil)
+      printError(job.source, "cannot copy the frame: \(error.message)")
+    }
   }
 
   /// Ctrl+v: asks for the CLIPBOARD as a uri-list or text; `takePastesAndDrops` opens
@@ -126,4 +142,17 @@ extension Viewer {
     )
     for v in views { v.setNeedsDisplay() }
   }
+}
+
+/// A PNG being encoded for the CLIPBOARD off the UI thread.
+final class EncodeJob: Sendable {
+  let source: String
+  private let state = Mutex<Result<[UInt8], PNG.Failure>?>(nil)
+
+  init(source: String) { self.source = source }
+
+  func finish(_ result: Result<[UInt8], PNG.Failure>) { state.withLock { $0 = result } }
+
+  /// The outcome, once the encoding ended.
+  var result: Result<[UInt8], PNG.Failure>? { state.withLock { $0 } }
 }

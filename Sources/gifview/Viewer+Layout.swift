@@ -88,7 +88,7 @@ extension Viewer {
     var state = p.isPaused ? "paused" : p.isFinished ? "finished" : "playing"
     if p.isWaitingForData { state = "waiting for data" }
     var lines = [
-      p.source.displayName,
+      p.source.displayName + position,
       "frame \(i + 1)/\(p.frameCount)\(p.isLoadComplete ? "" : "+")   delay \(p.delayMS(of: i) ?? 0) ms",
       "play \(min(p.playsDone + 1, p.plays ?? Int.max))/\(plays)   speed \(speed)x   \(state)",
       "zoom \(Int((v.effectiveScale * 100).rounded()))%   \(p.size?.width ?? 0)x\(p.size?.height ?? 0)",

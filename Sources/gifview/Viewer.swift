@@ -54,6 +54,8 @@ final class Viewer {
   var pendingSave = false
   /// Ctrl+c was pressed while the shown frame's pixels were not at hand.
   var pendingCopy = false
+  /// The CLIPBOARD's PNG being encoded (nil: none).
+  var copyJob: EncodeJob?
   /// The CLIPBOARD, owned with the frame copied last.
   var clipboard: SelectionOwner!
   /// Ctrl+v's request for the CLIPBOARD's contents.
@@ -96,7 +98,13 @@ final class Viewer {
 
   var title: String {
     if isGrid { return sources.count == 1 ? "1 GIF — gifview" : "\(sources.count) GIFs — gifview" }
-    return sources.indices.contains(active) ? "\(sources[active].displayName) — gifview" : "gifview"
+    guard sources.indices.contains(active) else { return "gifview" }
+    return "\(sources[active].displayName)\(position) — gifview"
+  }
+
+  /// " (2/4)" with several sources, else nothing.
+  var position: String {
+    sources.count > 1 && sources.indices.contains(active) ? " (\(active + 1)/\(sources.count))" : ""
   }
 
   /// Opens the window, plays, and returns the exit status when the window closes:
@@ -208,6 +216,7 @@ final class Viewer {
   private func afterUpdate() -> UInt64? {
     if pendingSave, frameView?.playback.displayedImage != nil { saveShownFrame() }
     if pendingCopy, frameView?.playback.displayedImage != nil { copyShownFrame() }
+    takeEncodedCopy()
     takePastesAndDrops()
     if let more = incoming?.take(), !more.isEmpty {
       let wasEmpty = sources.isEmpty

@@ -178,12 +178,12 @@ struct ClipboardTests {
     v.probe.sendKey(v.window, keysym: keyV, state: WindowProbe.controlMask)
     let list = "# two files\r\n\(fileURI(b))\r\n\(fileURI(c))\r\n"
     let asked = v.probe.serveSelection(offers: ["text/uri-list": Array(list.utf8), "UTF8_STRING": Array(a.utf8)]) {
-      title(v) == "b c.gif — gifview"
+      title(v) == "b c.gif (1/2) — gifview"
     }
     #expect(asked == ["TARGETS", "text/uri-list"])
     #expect(showsSolid(v, 30, 16, index: 2))
     v.key(WindowProbe.keyN)
-    #expect(eventually { title(v) == "d.gif — gifview" }, "no second source: \(title(v) ?? "")")
+    #expect(eventually { title(v) == "d.gif (2/2) — gifview" }, "no second source: \(title(v) ?? "")")
     #expect(showsSolid(v, 24, 12, index: 1))
     v.key(WindowProbe.keyQ)
     #expect(v.process.wait(timeout: 3) == 0)
@@ -283,10 +283,10 @@ struct DropTests {
       offers: ["text/uri-list": list, "UTF8_STRING": Array(a.utf8)])
     #expect(report.accepted == true && report.success == true, "\(report)")
     #expect(report.asked == ["TARGETS", "text/uri-list"])
-    #expect(eventually { title(v) == "first.gif — gifview" })
+    #expect(eventually { title(v) == "first.gif (1/2) — gifview" })
     #expect(showsSolid(v, 30, 16, index: 2))
     v.key(WindowProbe.keyN)
-    #expect(eventually { title(v) == "second.gif — gifview" })
+    #expect(eventually { title(v) == "second.gif (2/2) — gifview" })
     #expect(showsSolid(v, 24, 12, index: 1))
     v.key(WindowProbe.keyQ)
     #expect(v.process.wait(timeout: 3) == 0)

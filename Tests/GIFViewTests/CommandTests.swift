@@ -37,10 +37,10 @@ struct CommandTests {
     let b = temporaryFile("second.gif", framed(16, 8, index: 2))
     let v = try Viewer([a, b], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) })
-    #expect(v.probe.string(v.window, "_NET_WM_NAME") == "first.gif — gifview")
+    #expect(v.probe.string(v.window, "_NET_WM_NAME") == "first.gif (1/2) — gifview")
     v.key(WindowProbe.keyN)
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 2) }, "n did not show the second")
-    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "second.gif — gifview" })
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "second.gif (2/2) — gifview" })
     v.key(WindowProbe.keyP)
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) }, "p did not go back")
   }

@@ -155,7 +155,7 @@ struct GridWindowTests {
     let ring = g.pictureRect(target, offset: offset)
     #expect(eventually { v.probe.pixel(v.window, x: ring.x0 - 2, y: ring.y0 + 10) == accent }, "the focus ring")
     v.key(keyReturn)
-    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(target).gif — gifview" })
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(target).gif (\(target + 1)/\(count)) — gifview" })
     // The single view: the tile's source fit to the whole window.
     #expect(
       eventually {
@@ -194,7 +194,7 @@ struct GridWindowTests {
     let r = g.pictureRect(tile, offset: dragged)
     v.probe.sendButton(v.window, button: 1, x: r.x0 + 10, y: r.y0 + 10)
     v.probe.sendButton(v.window, button: 1, x: r.x0 + 10, y: r.y0 + 10)
-    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(tile).gif — gifview" })
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(tile).gif (\(tile + 1)/\(count)) — gifview" })
     v.key(0x67)  // g
     #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(count) GIFs — gifview" })
     #expect(eventually { showsSource(v.pixels, tile, offset: dragged, count: count) })
@@ -230,7 +230,7 @@ struct GridWindowTests {
     let dir = Self.directory(count: 3)
     let v = try Viewer(
       ["--tile", "64x48", "--geometry", "400x300", dir + "/0.gif", dir + "/1.gif", dir + "/2.gif"], on: gridTestsXvfb)
-    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "0.gif — gifview" })
+    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "0.gif (1/3) — gifview" })
     v.key(0x67)  // g
     #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "3 GIFs — gifview" })
     #expect(eventually { (0..<3).allSatisfy { showsSource(v.pixels, $0, offset: 0, count: 3, dx: 10, dy: 10) } })
