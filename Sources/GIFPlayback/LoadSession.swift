@@ -76,6 +76,8 @@ final class LoadSession: Sendable {
       switch event {
       case .progress(let received, let expected):
         messages.append(.progress(received: received, expected: expected))
+      case .rereadable:
+        break  // the bytes are kept as they arrive
       case .data(let chunk):
         s.decoder.feed(chunk)
         failed = drain(&s, into: &messages)
