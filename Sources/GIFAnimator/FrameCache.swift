@@ -16,6 +16,8 @@ public final class FrameCache: Sendable {
   public let format: PixelFormat
   /// Memory rendered frames may take together.
   public let budgetBytes: Int
+  /// Where frames handed out without their data are read again when rendered.
+  public let data: (any ImageDataSource)?
   /// Bytes of one rendered frame.
   public var frameBytes: Int { screen.width * screen.height * 4 }
 
@@ -125,9 +127,10 @@ public final class FrameCache: Sendable {
   }
 
   /// `onRendered` runs on the worker after each frame lands (the UI's wake-up);
-  /// `spawn` runs the worker body on a background thread.
+  /// `spawn` runs the worker body on a background thread; `data` is the input that
+  /// frames without their compressed bytes are read from (see `GIFDecoder.retainsImageData`).
   public init(
-    screen: ScreenInfo, format: PixelFormat, budgetBytes: Int = 64 << 20,
+    screen: ScreenInfo, format: PixelFormat, budgetBytes: Int = 64 << 20, data: (any ImageDataSource)? = nil,
     spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { body in
       Task.detached(priority: .userInitiated) { body() }
     },
@@ -136,6 +139,7 @@ public final class FrameCache: Sendable {
     self.screen = screen
     self.format = format
     self.budgetBytes = budgetBytes
+    self.data = data
     self.onRendered = onRendered
     self.spawn = spawn
     let renderer = FrameRenderer(screen: screen, format: format)
@@ -231,7 +235,7 @@ public final class FrameCache: Sendable {
             s.closed || index >= s.frames.count ? nil : s.frames[index]
           }
           guard let frame else { return }
-          let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frame, canvas: $0) }
+          let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frame, canvas: $0, from: data) }
           w.nextIndex += 1
           let canvas = w.canvas
           let stillWanted = state.withLock { s -> Bool in
