@@ -18,7 +18,9 @@ extension CacheMeta {
 /// whole old file or a whole new one. The body is renamed first and the meta last; a reader
 /// that pairs an old meta with a new body (or meets a truncated, damaged or foreign file)
 /// finds the size or checksum wrong, treats the entry as missing and fetches again. The
-/// worst a race costs is one extra download, never a wrong or partial GIF.
+/// worst a race costs is one extra download, never a wrong or partial GIF. A download's
+/// body goes to its temporary file as it arrives (`Spool`), so that the playback reads it
+/// back from there instead of holding it in memory.
 ///
 /// Bounded by `limit` bytes: after each store the least recently used entries (by mtime,
 /// which a hit or a 304 refreshes) are removed until the rest fit.
@@ -174,9 +176,9 @@ final class DiskCache {
     unlink(spool.path)
   }
 
-  /// Makes a complete 200 body that was spooled an entry (as `store(_:body:…)` does for a
-  /// body in memory), then evicts; a spool that cannot be stored (larger than the whole
-  /// cache, say: it was spooled all the same, for the playback to read back) is removed.
+  /// Makes a complete 200 body that was spooled an entry (the meta is written last), then
+  /// evicts; a spool that cannot be stored (larger than the whole cache, say: it was
+  /// spooled all the same, for the playback to read back) is removed.
   func store(_ url: String, spool: Spool, response: HTTPResponse, now: Int) {
     let size = spool.written
     let whole = spool.close()
@@ -203,34 +205,8 @@ final class DiskCache {
     evict(protecting: key)
   }
 
-  /// Stores a complete 200 body (already known to start with GIF8), then evicts.
-  func store(_ url: String, body: [UInt8], response: HTTPResponse, now: Int) {
-    guard !response.noStore, body.starts(with: gifSignature) else { return }
-    // The meta never holds a password; the key (a hash of the whole URL) tells entries apart.
-    let meta = CacheMeta(
-      url: redactingPassword(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
-      size: body.count, checksum: bodyChecksum(body), freshUntil: freshUntil(response, now: now))
-    let metaBytes = meta.encoded
-    // One line per field: a value with a line break (impossible from libcurl's header
-    // lines, possible in a URL) would not read back.
-    guard !metaBytes.isEmpty,
-      !(url + (meta.etag ?? "") + (meta.lastModified ?? "")).contains(where: \.isNewline),
-      body.count + metaBytes.count <= limit
-    else { return }
-    let key = Self.key(for: url)
-    guard writeAtomically(body, to: bodyPath(key)), writeAtomically(metaBytes, to: metaPath(key))
-    else { return }
-    syncDirectory()
-    evict(protecting: key)
-  }
-
   /// After a 304: the server's newer validators and freshness; the entry becomes the most
   /// recently used.
-  func revalidated(_ entry: Entry, response: HTTPResponse, now: Int) {
-    revalidated(entry.meta, key: entry.key, response: response, now: now)
-  }
-
-  /// After a 304 for the entry `key` whose meta is `old`.
   func revalidated(_ old: CacheMeta, key: String, response: HTTPResponse, now: Int) {
     var meta = old
     if let etag = response.headers["etag"] { meta.etag = etag }

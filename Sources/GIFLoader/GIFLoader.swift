@@ -177,7 +177,7 @@ public final class GIFLoader: Sendable {
         entry.file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]))
       }
       // The entry's file is ours (open since it was checked); a short read is a failing disk.
-      guard n > 0 else { throw LoadError(.truncated(received: offset, expected: count), source: source) }
+      guard n > 0 else { throw LoadError(.system("read error in the disk cache"), source: source) }
       offset += n
       emit(.data(Array(chunk[0..<n])))
       emit(.progress(received: offset, expected: count))

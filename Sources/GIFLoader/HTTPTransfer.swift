@@ -89,6 +89,8 @@ final class HTTPTransfer {
   /// The body's file once the first bytes of a cacheable 2xx body arrived. The caller
   /// stores or discards it after `perform()`, whatever the outcome.
   private(set) var spool: DiskCache.Spool?
+  /// A spool is tried for the first bytes only: one begun later would lack them.
+  private var spoolTried = false
   private var abortReason: LoadError.Kind?
 
   /// `cache`: a 2xx body that may be cached is written to a file in its directory as it
@@ -266,10 +268,13 @@ final class HTTPTransfer {
   }
 
   private func deliver(_ bytes: [UInt8]) {
-    if spool == nil, let cache, !response.noStore, let spool = cache.beginSpool() {
-      // The first bytes of the body: from here on it is on disk before it is delivered.
-      self.spool = spool
-      emit(.rereadable(spool.file))
+    if !spoolTried {
+      spoolTried = true
+      if let cache, !response.noStore, let spool = cache.beginSpool() {
+        // The first bytes of the body: from here on it is on disk before it is delivered.
+        self.spool = spool
+        emit(.rereadable(spool.file))
+      }
     }
     spool?.append(bytes)
     emit(.data(bytes))
