@@ -18,9 +18,13 @@
 # 3. Frame-cache bookkeeping: a 32x32 GIF of 10 000 frames of 2 cs played in a window
 #    under Xvfb (when installed): gifview's CPU seconds per second of playback, measured
 #    over 5 s after 2 s of warm-up.
+# 4. Memory against file size (Benchmarks/memory.sh): a 1920x1080x300 GIF of 257 MB
+#    played in a window under Xvfb by gifview and by gifsicle's gifview, peak RSS of each
+#    through the first loop and after; and of `gifview --check` on it.
 #
 # Environment: BENCH_ROUNDS (5), BENCH_REPS (5), BENCH_PROCESSES (11), GIFLIB_MODE
-# (stream | slurp), WUFFS_DIR (../shared/bench/wuffs), SWIFT (swift), CC (gcc).
+# (stream | slurp), WUFFS_DIR (../shared/bench/wuffs), BENCH_MEMORY (1; 0 skips part 4),
+# SWIFT (swift), CC (gcc).
 # Prints Markdown tables on stdout, progress on stderr; exits 1 if any build or harness
 # fails or any hashes differ.
 set -u
@@ -218,6 +222,11 @@ if command -v Xvfb >/dev/null 2>&1; then
   echo "bench: frame cache: $bookkeeping CPU s per s" >&2
 fi
 
+memory=""
+if [ "${BENCH_MEMORY:-1}" != 0 ] && command -v Xvfb >/dev/null 2>&1; then
+  memory=$(sh Benchmarks/memory.sh "$bin") || status=1
+fi
+
 echo
 echo "Decode + composite every frame to RGBA, file in memory; median over $ROUNDS rounds of the"
 echo "fastest of $REPS runs, harnesses interleaved. giflib $GIFLIB_MODE mode (Benchmarks/giflib_bench.c);"
@@ -235,6 +244,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s' "$process_rows"
 echo
 echo "Frame cache: a 32x32 GIF of 10 000 frames of 2 cs, playing: $bookkeeping CPU s per s."
+[ -n "$memory" ] && printf '%s\n' "$memory"
 echo
 if has_wuffs; then
   if [ -n "$slower_wuffs" ]; then echo "gifview is slower than Wuffs on:$slower_wuffs"; else

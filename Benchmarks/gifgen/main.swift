@@ -3,6 +3,7 @@
 //   gifgen DIR [NAME...]        the corpus (or only the named files) into DIR
 //   gifgen sample [PATH]        the sample animation (default Resources/sample.gif)
 //   gifgen frames N WxH PATH    N small frames of 2 cs, looping (frame-cache bookkeeping)
+//   gifgen large N WxH PATH     N big noisy frames of 4 cs, looping (memory against file size)
 //   gifgen --version            the corpus version (run.sh regenerates when it changes)
 
 #if canImport(Glibc)
@@ -48,6 +49,7 @@ case nil, "-h", "--help":
     usage: gifgen DIR [NAME...]     write the benchmark corpus into DIR
            gifgen sample [PATH]     write the sample animation (default Resources/sample.gif)
            gifgen frames N WxH PATH N frames of WxH, 2 cs each, looping forever
+           gifgen large N WxH PATH  N noisy frames of WxH, 4 cs each, looping (1920x1080x300: ~250 MB)
            gifgen --version         print the corpus version
     """)
   exit(arguments.isEmpty ? 2 : 0)
@@ -62,6 +64,12 @@ case "frames":
   guard arguments.count == 4, let count = Int(arguments[1]), count > 0, size.count == 2, size.allSatisfy({ $0 > 0 })
   else { fail("usage: gifgen frames N WxH PATH") }
   writeFile(ManyFrames.make(count: count, width: size[0], height: size[1]), to: arguments[3])
+  print(arguments[3])
+case "large":
+  let size = arguments.count > 2 ? arguments[2].split(separator: "x").compactMap { Int($0) } : []
+  guard arguments.count == 4, let count = Int(arguments[1]), count > 0, size.count == 2, size.allSatisfy({ $0 > 0 })
+  else { fail("usage: gifgen large N WxH PATH") }
+  writeFile(Large.make(count: count, width: size[0], height: size[1]), to: arguments[3])
   print(arguments[3])
 case let dir?:
   let wanted = Set(arguments.dropFirst())

@@ -21,6 +21,8 @@ public final class FrameCache: Sendable {
   public let format: PixelFormat
   /// Memory rendered frames may take together.
   public let budgetBytes: Int
+  /// Where frames handed out without their data are read again when rendered.
+  public let data: (any ImageDataSource)?
   /// Bytes of one rendered frame at most (a whole screen).
   public var frameBytes: Int { screen.width * screen.height * 4 }
 
@@ -174,9 +176,10 @@ public final class FrameCache: Sendable {
   }
 
   /// `onRendered` runs on the worker after each frame lands (the UI's wake-up);
-  /// `spawn` runs the worker body on a background thread.
+  /// `spawn` runs the worker body on a background thread; `data` is the input that
+  /// frames without their compressed bytes are read from (see `GIFDecoder.retainsImageData`).
   public init(
-    screen: ScreenInfo, format: PixelFormat, budgetBytes: Int = 64 << 20,
+    screen: ScreenInfo, format: PixelFormat, budgetBytes: Int = 64 << 20, data: (any ImageDataSource)? = nil,
     spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { body in
       Task.detached(priority: .userInitiated) { body() }
     },
@@ -185,6 +188,7 @@ public final class FrameCache: Sendable {
     self.screen = screen
     self.format = format
     self.budgetBytes = budgetBytes
+    self.data = data
     self.onRendered = onRendered
     self.spawn = spawn
     // The canvas starts empty and grows with the images' rectangles.
@@ -320,7 +324,7 @@ public final class FrameCache: Sendable {
           }
           guard let frame else { return }
           w.makeRoom(for: frame, screen: screen)
-          let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frame, canvas: $0) }
+          let warning = w.canvas.withUnsafeMutableBufferPointer { w.renderer.render(frame, canvas: $0, from: data) }
           w.nextIndex += 1
           let canvas = RenderedFrame(
             screenWidth: screen.width, screenHeight: screen.height, area: w.renderer.area, pixels: w.canvas)

@@ -9,6 +9,8 @@ public struct FrameRenderer: Sendable {
   /// Indices per LZW step: small enough to stay in cache between decoder and compositor.
   private static let chunk = 1 << 13
   private var indices = [UInt8](repeating: 0, count: chunk + LZWDecoder.slack)
+  /// A frame's data read again from its source, unframed in place (see `reread`).
+  private var rereadBuffer: [UInt8] = []
 
   /// A renderer for `screen`, producing `format` canvases.
   public init(screen: ScreenInfo, format: PixelFormat) {
@@ -40,28 +42,33 @@ public struct FrameRenderer: Sendable {
   }
 
   /// Draws `frame` onto `canvas` (which holds the previous image's result); answers the
-  /// pixel-level damage found, if any.
+  /// pixel-level damage found, if any. A frame handed out without its data
+  /// (`GIFDecoder.retainsImageData` false) is read again from `source` by its
+  /// `dataRange`; without a source it draws as a frame with no data.
   @discardableResult
-  public mutating func render(_ frame: FrameInfo, canvas: UnsafeMutableBufferPointer<UInt32>) -> GIFWarning? {
+  public mutating func render(
+    _ frame: FrameInfo, canvas: UnsafeMutableBufferPointer<UInt32>, from source: (any ImageDataSource)? = nil
+  ) -> GIFWarning? {
     compositor.begin(frame, canvas: canvas)
     let pixels = frame.width * frame.height
     guard pixels > 0 else { return nil }
-    lzw.start(minimumCodeSize: frame.lzwMinimumCodeSize)
-    var produced = 0
-    var status = LZWDecoder.Status.complete
-    frame.compressed.withUnsafeBufferPointer { data in
-      indices.withUnsafeMutableBufferPointer { buffer in
-        while produced < pixels {
-          let (n, done) = lzw.step(data, into: buffer, limit: min(Self.chunk, pixels - produced))
-          // Indices past the last pixel are extra data, ignored.
-          let kept = min(n, pixels - produced)
-          compositor.draw(UnsafeBufferPointer(rebasing: buffer[0..<kept]), at: produced, canvas: canvas)
-          produced += kept
-          if let done {
-            status = done
-            break
-          }
-        }
+    let (produced, status): (Int, LZWDecoder.Status)
+    var complete = frame.dataComplete
+    if frame.compressed.isEmpty, !frame.dataRange.isEmpty, let source {
+      let (count, read) = reread(frame.dataRange, from: source)
+      // The input changed or shrank since it was parsed: its data ends where the read did.
+      if read < frame.dataRange.count { complete = false }
+      // A copy of the reference only: `data` is not written while it is shared.
+      let data = rereadBuffer
+      (produced, status) = data.withUnsafeBufferPointer {
+        decode(UnsafeBufferPointer(rebasing: $0[0..<count]), frame: frame, pixels: pixels, canvas: canvas)
+      }
+      if produced < pixels && !complete && frame.dataComplete {
+        return GIFWarning(.truncated, frame: frame.index, offset: frame.dataRange.lowerBound + read)
+      }
+    } else {
+      (produced, status) = frame.compressed.withUnsafeBufferPointer {
+        decode($0, frame: frame, pixels: pixels, canvas: canvas)
       }
     }
     if produced >= pixels { return nil }
@@ -69,11 +76,79 @@ public struct FrameRenderer: Sendable {
     case .complete, .notEnoughData:
       // An end code before the last pixel: the rest stay untouched, but it is damage;
       // a cut-short file already carries its "truncated" warning.
-      return frame.dataComplete ? GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset) : nil
+      return complete ? GIFWarning(.notEnoughPixelData, frame: frame.index, offset: frame.offset) : nil
     case .badCode:
       return GIFWarning(.badLZWCode, frame: frame.index, offset: frame.offset)
     }
   }
+
+  /// LZW from `data` into the index buffer, drained onto `canvas` chunk by chunk; answers
+  /// the pixels drawn and how decoding ended.
+  private mutating func decode(
+    _ data: UnsafeBufferPointer<UInt8>, frame: FrameInfo, pixels: Int, canvas: UnsafeMutableBufferPointer<UInt32>
+  ) -> (produced: Int, status: LZWDecoder.Status) {
+    lzw.start(minimumCodeSize: frame.lzwMinimumCodeSize)
+    var produced = 0
+    var status = LZWDecoder.Status.complete
+    indices.withUnsafeMutableBufferPointer { buffer in
+      while produced < pixels {
+        let (n, done) = lzw.step(data, into: buffer, limit: min(Self.chunk, pixels - produced))
+        // Indices past the last pixel are extra data, ignored.
+        let kept = min(n, pixels - produced)
+        compositor.draw(UnsafeBufferPointer(rebasing: buffer[0..<kept]), at: produced, canvas: canvas)
+        produced += kept
+        if let done {
+          status = done
+          break
+        }
+      }
+    }
+    return (produced, status)
+  }
+
+  /// Reads `range` of the input from `source` into `rereadBuffer` and strips the
+  /// sub-block framing in place, as the decoder does when it keeps the data (a sub-block
+  /// cut short keeps its bytes; the first empty one ends the data). Answers the length of
+  /// the LZW data and how many bytes of `range` the source gave.
+  private mutating func reread(_ range: Range<Int>, from source: any ImageDataSource) -> (count: Int, read: Int) {
+    let want = range.count
+    // Grows to the largest frame's data once; later frames reuse it.
+    if rereadBuffer.count < want { rereadBuffer = [UInt8](repeating: 0, count: want) }
+    return rereadBuffer.withUnsafeMutableBytes { raw in
+      var read = 0
+      while read < want {
+        let n = source.read(
+          at: range.lowerBound + read, into: UnsafeMutableRawBufferPointer(rebasing: raw[read..<want]))
+        guard n > 0 else { break }
+        read += min(n, want - read)  // a source answering more than it was asked is not believed
+      }
+      // Unframe in place: the data moves left only (`to` ≤ `from`), so every copy is
+      // within `raw[0..<read]`.
+      var from = 0
+      var to = 0
+      while from < read {
+        let length = Int(raw[from])
+        if length == 0 { break }
+        let start = from + 1
+        let end = min(start + length, read)
+        if end > start {
+          (raw.baseAddress! + to).copyMemory(from: raw.baseAddress! + start, byteCount: end - start)
+          to += end - start
+        }
+        from = end
+      }
+      return (to, read)
+    }
+  }
+}
+
+/// Where a renderer reads image data again: the input a `GIFDecoder` parsed (a file, a
+/// cached download), by absolute offset. Called from the thread that renders.
+public protocol ImageDataSource: Sendable {
+  /// Copies the input's bytes from `offset` on into `buffer`, as many as there are up to
+  /// its size, and answers how many (fewer, down to 0, at the end of the input or on a
+  /// read error: the renderer treats the data as ending there).
+  func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int
 }
 
 /// A whole file parsed at once: what `--info`, `--frames` and `--check` work from.

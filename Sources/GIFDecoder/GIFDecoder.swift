@@ -3,10 +3,15 @@
 /// answers `.needMoreData`; call `finish()` when the input is complete.
 ///
 /// It hands out each image as soon as its data sub-blocks are complete, with the LZW
-/// stream unframed; `LZW` and `Compositor` turn that into pixels.
+/// stream unframed (or, for an input that can be read again, only where that stream lies
+/// in it); `LZW` and `Compositor` turn that into pixels.
 public struct GIFDecoder: Sendable {
   /// What the decoder accepts.
   public let limits: Limits
+  /// Frames carry their LZW data (`FrameInfo.compressed`). When false they carry only
+  /// `dataRange`, and the image data is read again from the input when a frame is drawn
+  /// (`FrameRenderer.render(_:canvas:from:)`): memory then no longer grows with the file.
+  public let retainsImageData: Bool
 
   // Input: `buffer[pos...]` is unread; `base` is the absolute offset of `buffer[0]`.
   private var buffer: [UInt8] = []
@@ -42,14 +47,16 @@ public struct GIFDecoder: Sendable {
 
   private static let maxExtensionBytes = 1 << 16
 
-  /// A decoder that refuses what exceeds `limits`.
-  public init(limits: Limits = .default) {
+  /// A decoder that refuses what exceeds `limits`; see `retainsImageData`.
+  public init(limits: Limits = .default, retainsImageData: Bool = true) {
     self.limits = limits
+    self.retainsImageData = retainsImageData
   }
 
   /// A decoder over a complete input (no copy of `bytes` is made).
   public init(bytes: [UInt8], limits: Limits = .default) {
     self.limits = limits
+    self.retainsImageData = true
     self.buffer = bytes
     self.totalFed = bytes.count
     self.closed = true
@@ -200,17 +207,27 @@ public struct GIFDecoder: Sendable {
 
       case .imageData(var frame):
         state = .done  // as above: `frame.compressed` stays uniquely referenced
-        // Take every complete sub-block that is there in one go, into one allocation.
-        if frame.compressed.isEmpty { frame.compressed.reserveCapacity(subBlockBytesAvailable()) }
         var finished = false
-        while let block = readSubBlock() {
-          if block.isEmpty {
-            finished = true
-            break
+        if retainsImageData {
+          // Take every complete sub-block that is there in one go, into one allocation.
+          if frame.compressed.isEmpty { frame.compressed.reserveCapacity(subBlockBytesAvailable()) }
+          while let block = readSubBlock() {
+            if block.isEmpty {
+              finished = true
+              break
+            }
+            frame.compressed.append(contentsOf: buffer[block])
           }
-          frame.compressed.append(contentsOf: buffer[block])
+        } else {
+          while let block = readSubBlock() {
+            if block.isEmpty {
+              finished = true
+              break
+            }
+          }
         }
         if finished {
+          frame.dataRange = frame.dataRange.lowerBound..<offset
           state = .blocks
           frameCount += 1
           return .frame(frame)
@@ -221,7 +238,8 @@ public struct GIFDecoder: Sendable {
         }
         // The input ended inside the image: keep what arrived (DESIGN §2), including the
         // bytes of a sub-block cut short.
-        if available > 1 { frame.compressed.append(contentsOf: buffer[(pos + 1)...]) }
+        if retainsImageData && available > 1 { frame.compressed.append(contentsOf: buffer[(pos + 1)...]) }
+        frame.dataRange = frame.dataRange.lowerBound..<(base + buffer.count)
         frame.dataComplete = false
         warn(.truncated, frame: frame.index)
         state = .done
@@ -298,8 +316,9 @@ public struct GIFDecoder: Sendable {
       warn(.frameTooLarge(width: w, height: h), frame: frameCount)
       return nil
     }
-    let frame = makeFrame(x: x, y: y, w: w, h: h, packed: packed, paletteBytes: paletteBytes, codeSize: codeSize)
+    var frame = makeFrame(x: x, y: y, w: w, h: h, packed: packed, paletteBytes: paletteBytes, codeSize: codeSize)
     pos += 10 + paletteBytes + 1
+    frame.dataRange = offset..<offset
     state = .imageData(frame)
     return nil
   }
@@ -307,8 +326,9 @@ public struct GIFDecoder: Sendable {
   private mutating func emptyImage(x: Int, y: Int, w: Int, h: Int, packed: UInt8, paletteBytes: Int)
     -> DecoderEvent
   {
-    let frame = makeFrame(x: x, y: y, w: w, h: h, packed: packed, paletteBytes: paletteBytes, codeSize: 2)
+    var frame = makeFrame(x: x, y: y, w: w, h: h, packed: packed, paletteBytes: paletteBytes, codeSize: 2)
     pos += 10 + paletteBytes
+    frame.dataRange = offset..<offset
     state = .blocks
     frameCount += 1
     return .frame(frame)

@@ -46,7 +46,8 @@ public struct Rect: Sendable, Equatable {
 }
 
 /// One image of the file: its descriptor, the Graphic Control that applied to it,
-/// and its LZW data with the sub-block framing removed.
+/// where its data lies in the input, and (unless the decoder was told not to keep it)
+/// its LZW data with the sub-block framing removed.
 public struct FrameInfo: Sendable {
   /// The image's place in the file, from 0.
   public var index: Int
@@ -66,12 +67,17 @@ public struct FrameInfo: Sendable {
   public var palette: Palette?
   /// The LZW literal width.
   public var lzwMinimumCodeSize: Int
-  /// The image's LZW data, sub-block framing removed.
+  /// The image's LZW data, sub-block framing removed; empty when the decoder hands
+  /// frames out without their data (then `dataRange` says where to read it again).
   public var compressed: [UInt8]
   /// False when the input ended inside this image's data.
   public var dataComplete: Bool
   /// Offset of the image descriptor in the input.
   public var offset: Int
+  /// Where the image's data lies in the input: its first sub-block's length byte up to
+  /// and including the block terminator, or to the end of the input when it was cut
+  /// short. Empty for an image without data.
+  public var dataRange: Range<Int> = 0..<0
 
   /// The image's rectangle on the screen (not clipped).
   public var rect: Rect { Rect(x0: x, y0: y, x1: x + width, y1: y + height) }

@@ -18,7 +18,9 @@ extension CacheMeta {
 /// whole old file or a whole new one. The body is renamed first and the meta last; a reader
 /// that pairs an old meta with a new body (or meets a truncated, damaged or foreign file)
 /// finds the size or checksum wrong, treats the entry as missing and fetches again. The
-/// worst a race costs is one extra download, never a wrong or partial GIF.
+/// worst a race costs is one extra download, never a wrong or partial GIF. A download's
+/// body goes to its temporary file as it arrives (`Spool`), so that the playback reads it
+/// back from there instead of holding it in memory.
 ///
 /// Bounded by `limit` bytes: after each store the least recently used entries (by mtime,
 /// which a hit or a 304 refreshes) are removed until the rest fit.
@@ -62,46 +64,155 @@ final class DiskCache {
 
   /// The entry for `url` when it is whole and intact (size, checksum, GIF8), else nil.
   func lookup(_ url: String, maxSize: Int) -> Entry? {
+    guard let found = openEntry(url, maxSize: maxSize) else { return nil }
+    let count = found.meta.size
+    let body = [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
+      n = found.file.read(at: 0, into: UnsafeMutableRawBufferPointer(buffer))
+    }
+    return body.count == count ? Entry(meta: found.meta, body: body, key: found.key) : nil
+  }
+
+  /// An entry whose body is read from its file, never held whole in memory.
+  struct FileEntry {
+    var meta: CacheMeta
+    /// The body file as it was checked: a descriptor kept open on it, so a later
+    /// replacement or eviction of the entry does not change what it reads.
+    var file: RereadableFile
+    var key: String
+  }
+
+  /// The entry for `url` when it is whole and intact (size, checksum, GIF8), else nil; its
+  /// body is checked by reading it in chunks.
+  func openEntry(_ url: String, maxSize: Int) -> FileEntry? {
     let key = Self.key(for: url)
     guard let metaBytes = readFile(metaPath(key), limit: 1 << 16),
       let meta = CacheMeta(parsing: metaBytes),
       meta.url == redactingPassword(url), meta.size <= maxSize,
-      let body = readFile(bodyPath(key), limit: meta.size), body.count == meta.size,
-      body.starts(with: gifSignature), bodyChecksum(body) == meta.checksum
+      let file = openFile(bodyPath(key), size: meta.size), Self.checksum(of: file, count: meta.size) == meta.checksum
     else { return nil }
-    return Entry(meta: meta, body: body, key: key)
+    var signature = [UInt8](repeating: 0, count: 4)
+    guard signature.withUnsafeMutableBytes({ file.read(at: 0, into: $0) }) == 4, signature == gifSignature
+    else { return nil }
+    return FileEntry(meta: meta, file: file, key: key)
   }
 
-  /// Stores a complete 200 body (already known to start with GIF8), then evicts.
-  func store(_ url: String, body: [UInt8], response: HTTPResponse, now: Int) {
-    guard !response.noStore, body.starts(with: gifSignature) else { return }
-    // The meta never holds a password; the key (a hash of the whole URL) tells entries apart.
+  /// The checksum of the first `count` bytes of `file`, or nil when it has fewer (or more).
+  private static func checksum(of file: RereadableFile, count: Int) -> UInt64? {
+    var sum = BodyChecksum(count: count)
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+    defer { chunk.deallocate() }
+    var offset = 0
+    while offset < count {
+      let n = file.read(
+        at: offset, into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<min(chunk.count, count - offset)]))
+      guard n > 0 else { return nil }
+      sum.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+      offset += n
+    }
+    // One byte more means the file grew since its meta was written.
+    guard file.read(at: count, into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<1])) == 0 else { return nil }
+    return sum.value
+  }
+
+  /// A body being downloaded, written to a temporary file in the cache directory as it
+  /// arrives, so the playback reads it back by offset instead of keeping it in memory;
+  /// `store(_:spool:…)` renames it into place when the download is complete, `discard`
+  /// removes it (a reader already holding `file` keeps reading it either way).
+  final class Spool {
+    let path: String
+    private var fd: Int32
+    /// What the playback reads back; its own descriptor on the same file.
+    let file: RereadableFile
+    /// Bytes written so far; after a failed write the rest is not there, and reads of it
+    /// come back short (the decoder treats such a frame as cut short).
+    private(set) var written = 0
+    private(set) var failed = false
+
+    fileprivate init(path: String, fd: Int32, file: RereadableFile) {
+      self.path = path
+      self.fd = fd
+      self.file = file
+    }
+
+    func append(_ bytes: [UInt8]) {
+      guard !failed, fd >= 0 else { return }
+      let ok = bytes.withUnsafeBytes { raw in
+        if case .success = writeAll(fd, raw) { return true }
+        return false
+      }
+      if ok { written += bytes.count } else { failed = true }
+    }
+
+    /// Flushes and closes the writing descriptor; answers false if the file is not whole.
+    fileprivate func close() -> Bool {
+      guard fd >= 0 else { return false }
+      let synced = !failed && fsync(fd) == 0
+      let closed = Glibc.close(fd) == 0
+      fd = -1
+      return synced && closed
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+  }
+
+  /// A fresh temporary file for a download's body (nil when it cannot be made).
+  func beginSpool() -> Spool? {
+    var template = Array("\(directory)/.tmp.download.XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600
+    guard fd >= 0 else { return nil }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    guard let file = RereadableFile.duplicating(fd) else {
+      Glibc.close(fd)
+      unlink(path)
+      return nil
+    }
+    return Spool(path: path, fd: fd, file: file)
+  }
+
+  /// Removes a spool that will not become an entry.
+  func discard(_ spool: Spool) {
+    _ = spool.close()
+    unlink(spool.path)
+  }
+
+  /// Makes a complete 200 body that was spooled an entry (the meta is written last), then
+  /// evicts; a spool that cannot be stored (larger than the whole cache, say: it was
+  /// spooled all the same, for the playback to read back) is removed.
+  func store(_ url: String, spool: Spool, response: HTTPResponse, now: Int) {
+    let size = spool.written
+    let whole = spool.close()
+    let key = Self.key(for: url)
+    var stored = false
+    defer {
+      if !stored { unlink(spool.path) }
+    }
+    guard whole, !response.noStore, let checksum = Self.checksum(of: spool.file, count: size) else { return }
     let meta = CacheMeta(
       url: redactingPassword(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
-      size: body.count, checksum: bodyChecksum(body), freshUntil: freshUntil(response, now: now))
+      size: size, checksum: checksum, freshUntil: freshUntil(response, now: now))
     let metaBytes = meta.encoded
-    // One line per field: a value with a line break (impossible from libcurl's header
-    // lines, possible in a URL) would not read back.
     guard !metaBytes.isEmpty,
       !(url + (meta.etag ?? "") + (meta.lastModified ?? "")).contains(where: \.isNewline),
-      body.count + metaBytes.count <= limit
+      size + metaBytes.count <= limit, rename(spool.path, bodyPath(key)) == 0
     else { return }
-    let key = Self.key(for: url)
-    guard writeAtomically(body, to: bodyPath(key)), writeAtomically(metaBytes, to: metaPath(key))
-    else { return }
+    stored = true
+    guard writeAtomically(metaBytes, to: metaPath(key)) else {
+      unlink(bodyPath(key))  // a body without its meta is never read; don't leave it
+      return
+    }
     syncDirectory()
     evict(protecting: key)
   }
 
   /// After a 304: the server's newer validators and freshness; the entry becomes the most
   /// recently used.
-  func revalidated(_ entry: Entry, response: HTTPResponse, now: Int) {
-    var meta = entry.meta
+  func revalidated(_ old: CacheMeta, key: String, response: HTTPResponse, now: Int) {
+    var meta = old
     if let etag = response.headers["etag"] { meta.etag = etag }
     if let date = response.headers["last-modified"] { meta.lastModified = date }
     meta.freshUntil = freshUntil(response, now: now)
-    let key = entry.key
-    if meta != entry.meta,
+    if meta != old,
       !((meta.etag ?? "") + (meta.lastModified ?? "")).contains(where: \.isNewline)
     {
       _ = writeAtomically(meta.encoded, to: metaPath(key))
@@ -196,6 +307,17 @@ final class DiskCache {
       count = total
     }
     return bytes.count <= limit ? bytes : nil
+  }
+
+  /// A regular file of exactly `size` bytes, opened to be read by offset (O_NONBLOCK as
+  /// in `readFile`).
+  private func openFile(_ path: String, size: Int) -> RereadableFile? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return nil }
+    let file = RereadableFile(owning: fd)
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == size else { return nil }
+    return file
   }
 
   /// Temporary file in the same directory → write → fsync → rename over `path`.

@@ -106,7 +106,8 @@ public final class GIFLoader: Sendable {
   ) throws(LoadError) {
     var received = 0
     var stopped = false
-    try LocalReader.read(source, maxBytes: options.localMaxSize) { chunk, expected in
+    try LocalReader.read(source, maxBytes: options.localMaxSize, rereadable: { emit(.rereadable($0)) }) {
+      chunk, expected in
       if isCancelled() {
         stopped = true
         return false
@@ -127,44 +128,59 @@ public final class GIFLoader: Sendable {
     let cache =
       options.useCache
       ? DiskCache(directory: options.cacheDirectory, limit: options.cacheLimit) : nil
-    let cached = cache?.lookup(url, maxSize: options.maxSize)
+    let cached = cache?.openEntry(url, maxSize: options.maxSize)
     if let cache, let cached, cached.meta.freshUntil > Int(time(nil)) {
       cache.touch(DiskCache.key(for: url))
-      try deliver(cached.body, source: name, emit: emit, isCancelled: isCancelled)
+      try deliver(cached, source: name, emit: emit, isCancelled: isCancelled)
       return
     }
     let transfer = HTTPTransfer(
-      url: url, options: options, validators: cached?.meta.validators,
-      keepLimit: cache != nil ? options.cacheLimit : nil, emit: emit, isCancelled: isCancelled)
-    switch transfer.perform() {
-    case .complete(let response, let body):
-      if let cache, let body, response.status == 200 {
-        cache.store(url, body: body, response: response, now: Int(time(nil)))
+      url: url, options: options, validators: cached?.meta.validators, cache: cache, emit: emit,
+      isCancelled: isCancelled)
+    let outcome = transfer.perform()
+    if let cache, let spool = transfer.spool {
+      if case .complete(let response, _) = outcome, response.status == 200 {
+        cache.store(url, spool: spool, response: response, now: Int(time(nil)))
+      } else {
+        cache.discard(spool)
       }
+    }
+    switch outcome {
+    case .complete:
+      break
     case .notModified(let response):
       // Validators are only sent for an intact entry, so `cached` is there.
       guard let cache, let cached else {
         throw LoadError(.http(status: 304, reason: response.reason), source: name)
       }
-      cache.revalidated(cached, response: response, now: Int(time(nil)))
-      try deliver(cached.body, source: name, emit: emit, isCancelled: isCancelled)
+      cache.revalidated(cached.meta, key: cached.key, response: response, now: Int(time(nil)))
+      try deliver(cached, source: name, emit: emit, isCancelled: isCancelled)
     case .failed(let kind):
       throw LoadError(kind, source: name)
     }
   }
 
-  /// A cached body, in the same chunks and progress steps as a local file.
+  /// A cached body, read from its file in the same chunks and progress steps as a local
+  /// file, and `.rereadable` from there.
   private static func deliver(
-    _ body: [UInt8], source: String, emit: (LoadEvent) -> Void, isCancelled: () -> Bool
+    _ entry: DiskCache.FileEntry, source: String, emit: (LoadEvent) -> Void, isCancelled: () -> Bool
   ) throws(LoadError) {
-    emit(.progress(received: 0, expected: body.count))
+    let count = entry.meta.size
+    emit(.rereadable(entry.file))
+    emit(.progress(received: 0, expected: count))
     var offset = 0
-    while offset < body.count {
+    var chunk = [UInt8](repeating: 0, count: LocalReader.chunkSize)
+    while offset < count {
       if isCancelled() { throw LoadError(.cancelled, source: source) }
-      let end = min(body.count, offset + LocalReader.chunkSize)
-      emit(.data(Array(body[offset..<end])))
-      emit(.progress(received: end, expected: body.count))
-      offset = end
+      let want = min(count - offset, chunk.count)
+      let n = chunk.withUnsafeMutableBytes {
+        entry.file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]))
+      }
+      // The entry's file is ours (open since it was checked); a short read is a failing disk.
+      guard n > 0 else { throw LoadError(.system("read error in the disk cache"), source: source) }
+      offset += n
+      emit(.data(Array(chunk[0..<n])))
+      emit(.progress(received: offset, expected: count))
     }
   }
 }

@@ -63,8 +63,9 @@ struct Validators {
 /// inside `curl_easy_perform`.
 final class HTTPTransfer {
   enum Outcome {
-    /// A 2xx body that starts with GIF8, delivered whole; `body` is a copy when it was kept.
-    case complete(HTTPResponse, body: [UInt8]?)
+    /// A 2xx body that starts with GIF8, delivered whole; `spool` holds it when it went
+    /// to the cache's directory as it arrived.
+    case complete(HTTPResponse, spool: DiskCache.Spool?)
     /// 304 to a conditional request: the cached body is current.
     case notModified(HTTPResponse)
     case failed(LoadError.Kind)
@@ -83,20 +84,25 @@ final class HTTPTransfer {
   private var verified = false
   /// The blank line after the current response's headers arrived.
   private var headersComplete = false
-  private var keepLimit: Int  // keep a copy of the body up to this size (for the cache)
-  private var kept: [UInt8]? = nil
+  /// Where the body goes as it arrives, for the cache and for reading it again.
+  private let cache: DiskCache?
+  /// The body's file once the first bytes of a cacheable 2xx body arrived. The caller
+  /// stores or discards it after `perform()`, whatever the outcome.
+  private(set) var spool: DiskCache.Spool?
+  /// A spool is tried for the first bytes only: one begun later would lack them.
+  private var spoolTried = false
   private var abortReason: LoadError.Kind?
 
-  /// `keepBody`: also return the body (when it is at most `keepLimit` bytes), for the cache.
+  /// `cache`: a 2xx body that may be cached is written to a file in its directory as it
+  /// arrives (see `spool`), and the load says it is `.rereadable` from there.
   init(
-    url: String, options: LoadOptions, validators: Validators?, keepLimit: Int?,
+    url: String, options: LoadOptions, validators: Validators?, cache: DiskCache?,
     emit: @escaping (LoadEvent) -> Void, isCancelled: @escaping () -> Bool
   ) {
     self.url = url
     self.options = options
     self.validators = validators
-    self.keepLimit = keepLimit ?? -1
-    self.kept = keepLimit != nil ? [] : nil
+    self.cache = cache
     self.emit = emit
     self.isCancelled = isCancelled
   }
@@ -181,7 +187,7 @@ final class HTTPTransfer {
       guard verified else {
         return .failed(received == 0 ? .emptyInput : .notAGIF(contentType: response.contentType))
       }
-      return .complete(response, body: kept)
+      return .complete(response, spool: spool)
     case 304 where validators != nil:
       return .notModified(response)
     default:
@@ -262,13 +268,15 @@ final class HTTPTransfer {
   }
 
   private func deliver(_ bytes: [UInt8]) {
-    if kept != nil {
-      if kept!.count + bytes.count <= keepLimit {
-        kept! += bytes
-      } else {
-        kept = nil  // too big for the cache: don't hold a second copy
+    if !spoolTried {
+      spoolTried = true
+      if let cache, !response.noStore, let spool = cache.beginSpool() {
+        // The first bytes of the body: from here on it is on disk before it is delivered.
+        self.spool = spool
+        emit(.rereadable(spool.file))
       }
     }
+    spool?.append(bytes)
     emit(.data(bytes))
     emit(.progress(received: received, expected: expected))
   }

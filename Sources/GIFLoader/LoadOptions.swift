@@ -47,6 +47,11 @@ public struct LoadOptions: Sendable {
 public enum LoadEvent: Sendable {
   /// Body bytes delivered so far, and the whole size when the server or the file told it.
   case progress(received: Int, expected: Int?)
+  /// The body is also in `file`, each byte at its offset in the body, written there
+  /// before its `.data` chunk is delivered: whoever parses the chunks may drop them and
+  /// read them again from the file (DESIGN §1). Sent at most once, before the first
+  /// `.data`, for a local regular file or a download that goes to the disk cache.
+  case rereadable(RereadableFile)
   /// The next chunk of the body, in order.
   case data([UInt8])
   /// All bytes were delivered.

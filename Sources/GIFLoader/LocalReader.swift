@@ -9,8 +9,11 @@ public enum LocalReader {
   public static let chunkSize = 1 << 16
 
   /// Calls `body` with each chunk as it is read; stops early when `body` answers false.
+  /// A path that names a regular file is handed to `rereadable` first, as a file of its
+  /// own that can be read again by offset (a FIFO, a character device or stdin cannot).
   public static func read(
-    _ source: Source, maxBytes: Int, _ body: (UnsafeRawBufferPointer, _ expected: Int?) -> Bool
+    _ source: Source, maxBytes: Int, rereadable: (RereadableFile) -> Void = { _ in },
+    _ body: (UnsafeRawBufferPointer, _ expected: Int?) -> Bool
   ) throws(LoadError) {
     let name = source.description
     let fd: Int32
@@ -39,6 +42,8 @@ public enum LocalReader {
     if let expected, expected > maxBytes {
       throw LoadError(.tooLarge(limit: maxBytes), source: name)
     }
+    // `expected` is set for regular files only.
+    if expected != nil, let file = RereadableFile.duplicating(fd) { rereadable(file) }
 
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { chunk.deallocate() }

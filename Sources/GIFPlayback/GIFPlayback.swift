@@ -47,6 +47,9 @@ public final class GIFPlayback {
   private var session: LoadSession?
   private var screen: ScreenInfo?
   private var cache: FrameCache?
+  /// Compressed image data this load's frames hold in memory: 0 for a source that is read
+  /// again by offset (a local file, a download through the disk cache).
+  package private(set) var retainedImageDataBytes = 0
   private var timeline = Timeline(plays: 1)
   private var wantsAnimation: Bool
   /// Every warning so far, each once, in order.
@@ -342,6 +345,7 @@ public final class GIFPlayback {
     fadeStart = nil
     fadeProgress = nil
     phase = .loading(received: 0, expected: nil)
+    retainedImageDataBytes = 0
     let s: LoadSession
     switch source.storage {
     case .bytes(let bytes, _):
@@ -412,18 +416,19 @@ public final class GIFPlayback {
       // A repaint is needed only when the percentage shown changes.
       guard let expected, expected > 0, spinnerShownAt != nil else { return false }
       return before * 100 / expected != received * 100 / expected
-    case .screen(let s):
+    case .screen(let s, let data):
       screen = s
       let gen = generation
       let inbox = inbox
       cache = FrameCache(
-        screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes, spawn: spawnWorker,
+        screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes, data: data, spawn: spawnWorker,
         onRendered: { inbox.post(.rendered, generation: gen) })
       if hostKeepsFrames { cache?.lookahead = Self.hostLookahead }
       return true
     case .frame(let f, let loopCount):
       guard let cache else { return false }
       cache.append(f)
+      retainedImageDataBytes += f.compressed.count
       switch options.plays {
       case .some(let forced): timeline.plays = forced
       case .none: timeline.plays = GIFDocument.plays(loopCount: loopCount)

@@ -5,7 +5,8 @@ import SystemIO
 /// What background work (the load, the frame cache) hands a playback.
 enum Message: Sendable {
   case progress(received: Int, expected: Int?)
-  case screen(ScreenInfo)
+  /// The header arrived; `data` is where frames sent without their bytes are read again.
+  case screen(ScreenInfo, data: (any ImageDataSource)?)
   case frame(FrameInfo, loopCount: Int?)
   /// All bytes arrived and were parsed; `warnings` is parse-level damage.
   case complete(warnings: [GIFWarning])

@@ -5,6 +5,10 @@ import Synchronization
 /// One load of one source: bytes from `GIFLoader` are parsed as they arrive (off the UI
 /// thread) and each frame is posted as soon as its data is complete.
 ///
+/// When the loader says the bytes can be read again (a local file, a download spooled to
+/// the disk cache), frames are posted without their compressed data, and the frame cache
+/// reads it back from the file when it renders: memory does not grow with the file.
+///
 /// stdin can be read only once, so a stdin load records its bytes; a reload replays them.
 final class LoadSession: Sendable {
   let generation: Int
@@ -14,6 +18,10 @@ final class LoadSession: Sendable {
 
   private struct State {
     var decoder: GIFDecoder
+    let limits: Limits
+    /// Where posted frames' data is read again (nil: frames keep their bytes).
+    var data: (any ImageDataSource)?
+    var fed = false
     var stopped = false
     /// `.complete` or `.failed` was posted: nothing more is fed or posted.
     var ended = false
@@ -27,7 +35,8 @@ final class LoadSession: Sendable {
     self.inbox = inbox
     self.loader = GIFLoader(source: source, options: options)
     self.replay = nil
-    self.state = Mutex(State(decoder: GIFDecoder(limits: limits), recording: source == .stdin ? [] : nil))
+    self.state = Mutex(
+      State(decoder: GIFDecoder(limits: limits), limits: limits, recording: source == .stdin ? [] : nil))
   }
 
   /// A load that plays back bytes an earlier stdin load recorded.
@@ -36,7 +45,7 @@ final class LoadSession: Sendable {
     self.inbox = inbox
     self.loader = nil
     self.replay = bytes
-    self.state = Mutex(State(decoder: GIFDecoder(limits: limits), recording: nil))
+    self.state = Mutex(State(decoder: GIFDecoder(limits: limits), limits: limits, recording: nil))
   }
 
   func start() {
@@ -76,7 +85,13 @@ final class LoadSession: Sendable {
       switch event {
       case .progress(let received, let expected):
         messages.append(.progress(received: received, expected: expected))
+      case .rereadable(let file):
+        // Only before the first byte: frames already parsed hold their data.
+        guard !s.fed else { break }
+        s.decoder = GIFDecoder(limits: s.limits, retainsImageData: false)
+        s.data = FileImageData(file: file)
       case .data(let chunk):
+        s.fed = true
         s.decoder.feed(chunk)
         failed = drain(&s, into: &messages)
       case .finished:
@@ -106,7 +121,7 @@ final class LoadSession: Sendable {
       while !s.ended {
         switch try s.decoder.next() {
         case .needMoreData: return false
-        case .screen(let screen): messages.append(.screen(screen))
+        case .screen(let screen): messages.append(.screen(screen, data: s.data))
         case .frame(let f): messages.append(.frame(f, loopCount: s.decoder.loopCount))
         case .end:
           if completing {
@@ -122,5 +137,14 @@ final class LoadSession: Sendable {
       s.ended = true
       return true
     }
+  }
+}
+
+/// A loader's file as the renderer reads image data from it.
+struct FileImageData: ImageDataSource {
+  let file: RereadableFile
+
+  func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    file.read(at: offset, into: buffer)
   }
 }

@@ -152,6 +152,7 @@ public final class TopLevelWindow {
 
   /// Asks for a new client size (the window manager may refuse; `.resized` tells).
   public func resize(width w: Int, height h: Int) {
+    requestedSize = (max(w, 1), max(h, 1))
     setSizeHints(x: nil, y: nil, width: w, height: h)
     XResizeWindow(connection.display, id.rawValue, UInt32(max(w, 1)), UInt32(max(h, 1)))
     XFlush(connection.display)
@@ -169,6 +170,7 @@ public final class TopLevelWindow {
     var child: Window = 0
     XTranslateCoordinates(d, id.rawValue, connection.root, 0, 0, &x, &y, &child)
     let (w, h) = (max(w, 1), max(h, 1))
+    requestedSize = (w, h)
     let screen = connection.screenSize
     func centred(_ origin: Int32, _ old: Int, _ new: Int, _ room: Int) -> Int {
       let p = Int(origin) + (old - new) / 2
@@ -186,6 +188,7 @@ public final class TopLevelWindow {
   public func setFullscreen(_ on: Bool) {
     let d = connection.display
     isFullscreen = on
+    requestedSize = nil
     if connection.hasWindowManager {
       var event = XEvent()
       event.xclient.type = ClientMessage
@@ -205,6 +208,9 @@ public final class TopLevelWindow {
     }
     XFlush(d)
   }
+
+  /// The size last asked for by `resize`, which the server may not have reported yet.
+  public private(set) var requestedSize: (width: Int, height: Int)?
 
   /// Records the size a `.configured` event for this window reported; answers true
   /// when it changed.

@@ -183,8 +183,10 @@ final class Viewer {
       if sources[i] == .standardInput, error.kind == .notAGIF { message += " (for a list of sources, use --list -)" }
       writeStderrLine("gifview: error: \(sources[i].description): \(message)")
       // A window sized for a tiny image is too small for the card: make it readable.
-      if !isGrid, settings.geometry == nil, !settings.fullscreen, top.width < 320 || top.height < 240 {
-        top.resize(width: max(top.width, 320), height: max(top.height, 240))
+      // (The size asked for counts: the server may not have reported it yet.)
+      let size = top.requestedSize ?? (top.width, top.height)
+      if !isGrid, settings.geometry == nil, !settings.fullscreen, size.width < 320 || size.height < 240 {
+        top.resize(width: max(size.width, 320), height: max(size.height, 240))
       }
     case .playing: failed.remove(i)
     case .loading: break

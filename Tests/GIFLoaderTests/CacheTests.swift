@@ -36,6 +36,57 @@ extension GIFLoaderSuite {
       #expect(stats.headers["if-none-match"] == "\"v1-\(path.dropFirst(6))\"")
     }
 
+    @Test func aDownloadIsReadAgainFromItsCacheFileAndSoIsAHit() async throws {
+      let dir = server.freshDirectory()
+      let path = uniquePath("fresh")
+      let first = await load(server.url(path), try testOptions(cache: dir))
+      #expect(first.finished && first.bytes == TestServer.small)
+      #expect(first.rereadable != nil, "the download went to the cache's directory as it arrived")
+      #expect(files(dir) == [key(path) + ".gif", key(path) + ".meta"], "the spool became the entry")
+      let hit = await load(server.url(path), try testOptions(cache: dir))
+      #expect(hit.finished && hit.bytes == TestServer.small)
+      #expect(hit.rereadable?.size == TestServer.small.count, "a hit is read from the entry's file")
+      #expect(try server.stats(path).requests == 1)
+      // The hit's file stays readable when the entry goes away.
+      for name in files(dir) { unlink(dir + "/" + name) }
+      var head = [UInt8](repeating: 0, count: 6)
+      #expect(head.withUnsafeMutableBytes { hit.rereadable!.read(at: 0, into: $0) } == 6)
+      #expect(head == Array(TestServer.small.prefix(6)))
+    }
+
+    @Test func a304IsReadAgainFromTheEntrysFile() async throws {
+      let dir = server.freshDirectory()
+      let path = uniquePath("etag")
+      _ = await load(server.url(path), try testOptions(cache: dir))
+      let second = await load(server.url(path), try testOptions(cache: dir))
+      #expect(second.bytes == TestServer.small && second.rereadable != nil)
+      #expect(try server.stats(path).bodies == 1)
+    }
+
+    @Test func withoutTheCacheOrWithNoStoreADownloadIsNotReadAgain() async throws {
+      let plain = await load(server.url(uniquePath("big")), try testOptions())
+      #expect(plain.finished && plain.bytes == TestServer.big && plain.rereadable == nil)
+      let dir = server.freshDirectory()
+      let noStore = await load(server.url(uniquePath("nostore")), try testOptions(cache: dir))
+      #expect(noStore.finished && noStore.rereadable == nil)
+      #expect(files(dir).isEmpty)
+    }
+
+    @Test func aBodyTooBigForTheCacheIsReadAgainButNotKept() async throws {
+      let dir = server.freshDirectory()
+      let r = await load(server.url(uniquePath("big")), try testOptions(cache: dir, cacheLimit: 1000))
+      #expect(r.finished && r.bytes == TestServer.big)
+      #expect(r.rereadable?.size == TestServer.big.count)
+      #expect(files(dir).isEmpty, "have \(files(dir)): no entry and no temporary file")
+    }
+
+    @Test func aDownloadCutShortLeavesNoTemporaryFile() async throws {
+      let dir = server.freshDirectory()
+      let r = await load(server.url(uniquePath("truncated")), try testOptions(cache: dir))
+      #expect(r.error != nil && r.rereadable != nil)
+      #expect(files(dir).isEmpty, "have \(files(dir))")
+    }
+
     @Test func revalidatesWithLastModified() async throws {
       let dir = server.freshDirectory()
       let path = uniquePath("lastmod")

@@ -21,6 +21,36 @@ extension GIFLoaderSuite {
       #expect(expected == TestServer.big.count)
     }
 
+    @Test func aRegularFileCanBeReadAgainByOffset() async throws {
+      let server = try TestServer.get()
+      let r = await load(.path(server.directory + "/big.gif"), LoadOptions())
+      let file = try #require(r.rereadable, "a regular file is rereadable")
+      #expect(file.size == TestServer.big.count)
+      var middle = [UInt8](repeating: 0, count: 1000)
+      #expect(middle.withUnsafeMutableBytes { file.read(at: 123_456, into: $0) } == 1000)
+      #expect(middle[...] == TestServer.big[123_456..<124_456])
+      var past = [UInt8](repeating: 0, count: 10)
+      #expect(past.withUnsafeMutableBytes { file.read(at: TestServer.big.count - 4, into: $0) } == 4)
+      #expect(past.withUnsafeMutableBytes { file.read(at: TestServer.big.count + 100, into: $0) } == 0)
+      #expect(past.withUnsafeMutableBytes { file.read(at: -1, into: $0) } == 0)
+    }
+
+    @Test func aFIFOIsReadOnceNotAgain() async throws {
+      let server = try TestServer.get()
+      let path = server.freshDirectory() + "/pipe.gif"
+      #expect(mkfifo(path, 0o600) == 0)
+      let bytes = TestServer.small
+      let writer = Thread {
+        let fd = open(path, O_WRONLY)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+      }
+      writer.start()
+      let r = await load(.path(path), LoadOptions())
+      #expect(r.finished && r.bytes == bytes)
+      #expect(r.rereadable == nil, "a FIFO cannot be read again")
+    }
+
     @Test func missingFile() async throws {
       let r = await load(.path("/nonexistent/gifview/x.gif"), LoadOptions())
       #expect(r.errorText == "No such file or directory")

@@ -205,6 +205,11 @@ struct LoadResult {
   }
   var dataEvents: Int { events.count { if case .data = $0 { true } else { false } } }
   var finished: Bool { if case .finished = events.last { true } else { false } }
+  /// The file the load said the body can be read again from, if any.
+  var rereadable: RereadableFile? {
+    for e in events { if case .rereadable(let file) = e { return file } }
+    return nil
+  }
   var error: LoadError? { if case .failed(let e) = events.last { e } else { nil } }
   var errorText: String? { error?.description }
   var expected: Int?? {
@@ -253,6 +258,19 @@ func checkInvariants(_ r: LoadResult, sourceLocation: SourceLocation = #_sourceL
   #expect(
     terminals == [r.events.count - 1], "exactly one terminal event, last",
     sourceLocation: sourceLocation)
+  // A rereadable file comes once, before the first data, and holds every byte delivered.
+  let rereadable = r.events.indices.filter { if case .rereadable = r.events[$0] { true } else { false } }
+  #expect(rereadable.count <= 1, "at most one rereadable event", sourceLocation: sourceLocation)
+  if let i = rereadable.first, let file = r.rereadable {
+    let firstData = r.events.firstIndex { if case .data = $0 { true } else { false } }
+    #expect(firstData.map { i < $0 } ?? true, "rereadable before the first data", sourceLocation: sourceLocation)
+    let body = r.bytes
+    var back = [UInt8](repeating: 0, count: body.count + 1)
+    let n = back.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
+    #expect(
+      n >= body.count && back.prefix(body.count).elementsEqual(body), "the file holds the body",
+      sourceLocation: sourceLocation)
+  }
   var delivered = 0
   var lastReceived = 0
   for e in r.events {

@@ -352,3 +352,97 @@ struct HostKeepsTests {
     #expect(p.cachedFrameBytes < 4096)
   }
 }
+
+/// DESIGN §1: a source that can be read again (a local file, a download in the disk
+/// cache) is read again by offset when a frame is rendered, so its frames hold no
+/// compressed data; a source that cannot (bytes in memory, a download without the cache)
+/// keeps it.
+@Suite("GIFPlayback reading frames again from their source (manual clock)")
+struct RereadPlaybackTests {
+  /// 64 frames in a 4-frame budget: seeking back and forth makes the cache render frames
+  /// again, from the first one, each time reading their data again.
+  private func options() -> GIFPlayback.Options {
+    var options = GIFPlayback.Options()
+    options.frameBudgetBytes = 4 * 64
+    return options
+  }
+
+  private func expectSeeksShowTheRightFrames(_ p: GIFPlayback, _ clock: ManualClock) async {
+    for target in [40, 13, 63, 2, 50] {
+      p.seek(to: target)
+      await settle(p, clock) { p.displayedFrame == target }
+      #expect(p.displayedPixels == pixels(target), "frame \(target)")
+    }
+  }
+
+  @Test func aLocalFileIsReadAgainAndItsFramesHoldNoData() async throws {
+    let path = temporaryPath("reread.gif")
+    try Data(animation(frames: 64)).write(to: URL(fileURLWithPath: path))
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .path(path), options: options(), clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    #expect(p.frameCount == 64)
+    #expect(p.retainedImageDataBytes == 0, "have \(p.retainedImageDataBytes) bytes of compressed data")
+    await expectSeeksShowTheRightFrames(p, clock)
+    #expect(p.warnings.isEmpty, "have \(p.warnings)")
+  }
+
+  @Test func bytesInMemoryKeepTheirData() async throws {
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .bytes(animation(frames: 64)), options: options(), clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    #expect(p.retainedImageDataBytes > 64, "have \(p.retainedImageDataBytes)")
+    await expectSeeksShowTheRightFrames(p, clock)
+  }
+
+  @Test func aFileCutShortAfterItWasParsedShowsWhatIsLeftAndWarns() async throws {
+    let path = temporaryPath("shrinks.gif")
+    let bytes = animation(frames: 64)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let clock = ManualClock()
+    let p = GIFPlayback(source: .path(path), options: options(), clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    #expect(truncate(path, off_t(bytes.count / 2)) == 0)
+    // Frames of the first half are read again intact; the ones past the cut draw
+    // nothing of their own (a frame of this file covers the canvas: the last intact one stays).
+    p.seek(to: 5)
+    await settle(p, clock) { p.displayedFrame == 5 }
+    #expect(p.displayedPixels == pixels(5))
+    p.seek(to: 60)
+    await settle(p, clock) { p.displayedFrame == 60 }
+    #expect(p.displayedPixels != nil)
+    await settle(p, clock) { p.warnings.contains { $0.contains("truncated") } }
+    #expect(p.phase == .playing)
+  }
+
+  @Test func aCachedDownloadPlaysReadAgainFromTheCache() async throws {
+    let gif = animation(frames: 64)
+    // Fresh for an hour: the second playback is a cache hit, with no request.
+    let response =
+      Array(
+        ("HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nCache-Control: max-age=3600\r\n"
+          + "Content-Length: \(gif.count)\r\nConnection: close\r\n\r\n").utf8) + gif
+    let server = try ScriptedHTTPServer { _, _ in [.send(response)] }
+    var options = options()
+    options.usesDiskCache = true
+    let cache = temporaryPath("cache")
+    options.load.cacheDirectory = cache
+    for play in ["download", "cache hit"] {
+      let clock = ManualClock()
+      let p = GIFPlayback(source: try .url(server.url("/anim.gif")), options: options, clock: clock)
+      await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+      #expect(p.retainedImageDataBytes == 0, "\(play): have \(p.retainedImageDataBytes) bytes of compressed data")
+      await expectSeeksShowTheRightFrames(p, clock)
+      // The entry is stored once the transfer ends, just after the last frame was parsed.
+      await settle(p, clock) {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).contains { $0.hasSuffix(".meta") }
+      }
+    }
+    #expect(server.requestCount == 1, "the second playback read the cache")
+    options.usesDiskCache = false
+    let clock = ManualClock()
+    let p = GIFPlayback(source: try .url(server.url("/anim.gif")), options: options, clock: clock)
+    await settle(p, clock) { p.phase == .playing && p.isLoadComplete }
+    #expect(p.retainedImageDataBytes > 64, "without the cache a download is kept in memory")
+  }
+}

@@ -136,3 +136,22 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     (0..<count).map { _ in UInt8(Int.random(in: 0..<alphabet, using: &self)) }
   }
 }
+
+/// A whole input in memory as a renderer's source of image data; with `available` it
+/// answers as a file cut to that many bytes after it was parsed would.
+public struct InMemoryInput: ImageDataSource {
+  public let bytes: [UInt8]
+  public let available: Int
+
+  public init(_ bytes: [UInt8], available: Int? = nil) {
+    self.bytes = bytes
+    self.available = min(available ?? bytes.count, bytes.count)
+  }
+
+  public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    guard offset >= 0, offset < available else { return 0 }
+    let n = min(buffer.count, available - offset)
+    bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+    return n
+  }
+}

@@ -155,7 +155,8 @@ struct GridWindowTests {
     let ring = g.pictureRect(target, offset: offset)
     #expect(eventually { v.probe.pixel(v.window, x: ring.x0 - 2, y: ring.y0 + 10) == accent }, "the focus ring")
     v.key(keyReturn)
-    #expect(eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(target).gif (\(target + 1)/\(count)) — gifview" })
+    #expect(
+      eventually { v.probe.string(v.window, "_NET_WM_NAME") == "\(target).gif (\(target + 1)/\(count)) — gifview" })
     // The single view: the tile's source fit to the whole window.
     #expect(
       eventually {
