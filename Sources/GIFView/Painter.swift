@@ -134,7 +134,7 @@ enum Painter {
   /// transparent, so only the area is read.
   static func draw(
     frame: RenderedFrame, at place: Placement, over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>,
-    width bufferWidth: Int, tile: Tile
+    width bufferWidth: Int, tile: Tile, shortcuts: Bool = true
   ) {
     let w = frame.screenWidth
     let h = frame.screenHeight
@@ -169,6 +169,9 @@ enum Painter {
       }
       for y in y0..<y1 {
         for x in x0..<x1 { out[y * bufferWidth + x] = bg.pixel(x: x - place.x, y: y - place.y) }
+      }
+      if shortcuts && place.width * 2 == w && place.height * 2 == h && frame.coversScreen {
+        return halve(px, width: w, at: place, into: out, width: bufferWidth, x0: x0, y0: y0, x1: x1, y1: y1)
       }
       // Each window pixel covers a box of the source; every source pixel counts by how
       // much of the box it covers (sum 4096 per axis). Whole-factor enlarging gives one
@@ -222,6 +225,53 @@ enum Painter {
             }
           }
         }
+      }
+    }
+  }
+
+  /// The 2:1 shrink (a 1920x1080 GIF in a 960x540 view), the same sums as the general
+  /// path with every tap weighing a quarter: each window pixel is its 2x2 box's opaque
+  /// pixels over what is under them, `out` holding the background already.
+  private static func halve(
+    _ px: UnsafeBufferPointer<UInt32>, width w: Int, at place: Placement, into out: UnsafeMutableBufferPointer<UInt32>,
+    width bufferWidth: Int, x0: Int, y0: Int, x1: Int, y1: Int
+  ) {
+    guard let src = px.baseAddress, let dstBase = out.baseAddress else { return }
+    for y in y0..<y1 {
+      let top = src + 2 * (y - place.y) * w
+      let bottom = top + w
+      let dst = dstBase + y * bufferWidth
+      var x = x0
+      while x < x1 {
+        let sx = 2 * (x - place.x)
+        let p = (top[sx], top[sx &+ 1], bottom[sx], bottom[sx &+ 1])
+        let opaque = p.0 & p.1 & p.2 & p.3
+        if opaque >> 24 != 0 {
+          // All four opaque (the common case): the rounded mean of each channel.
+          let rb = (p.0 & 0xFF00FF) &+ (p.1 & 0xFF00FF) &+ (p.2 & 0xFF00FF) &+ (p.3 & 0xFF00FF) &+ 0x20002
+          let g = (p.0 & 0xFF00) &+ (p.1 & 0xFF00) &+ (p.2 & 0xFF00) &+ (p.3 & 0xFF00) &+ 0x200
+          dst[x] = (rb >> 2) & 0xFF00FF | (g >> 2) & 0xFF00
+        } else {
+          var r: UInt32 = 0
+          var gg: UInt32 = 0
+          var b: UInt32 = 0
+          var count: UInt32 = 0
+          for q in [p.0, p.1, p.2, p.3] where q >> 24 != 0 {
+            r &+= q >> 16 & 0xFF
+            gg &+= q >> 8 & 0xFF
+            b &+= q & 0xFF
+            count &+= 1
+          }
+          if count > 0 {
+            let under = dst[x]
+            let rest = 4 &- count
+            r = (r &+ (under >> 16 & 0xFF) &* rest &+ 2) >> 2
+            gg = (gg &+ (under >> 8 & 0xFF) &* rest &+ 2) >> 2
+            b = (b &+ (under & 0xFF) &* rest &+ 2) >> 2
+            dst[x] = r << 16 | gg << 8 | b
+          }
+        }
+        x &+= 1
       }
     }
   }
