@@ -5,7 +5,8 @@
 #                 a check that no Xvfb it started is left, and a 20 s smoke of each fuzz target
 #   make test-sanitize  the suite under AddressSanitizer, the concurrency parts under ThreadSanitizer
 #   make bench    decode benchmark against Wuffs (../shared/bench/wuffs) and giflib, same run, interleaved
-#                 and peak memory playing a 1920x1080x300 GIF of 257 MB against gifsicle's gifview
+#                 and peak memory playing a 1920x1080x300 GIF of 257 MB against gifsicle's gifview;
+#                 scaled 1080p playback, web-animation RSS and still launch (Benchmarks/scaled.sh)
 #   make install  PREFIX=/usr/local (or $$HOME/.local), DESTDIR honoured; make uninstall (same PREFIX)
 
 SWIFT      ?= swift
@@ -15,7 +16,7 @@ SAMPLE     := Resources/sample.gif
 # xdg-open tells a GIF without a desktop), bench (giflib).
 DEB_BUILD  := libx11-dev libxext-dev libcurl4-openssl-dev libpng-dev libxft-dev pkg-config
 DEB_TEST   := xvfb x11-xkb-utils openssl desktop-file-utils xdg-utils man-db x11-utils file
-DEB_BENCH  := libgif-dev gcc
+DEB_BENCH  := libgif-dev gcc xvfb gifsicle
 
 .PHONY: all build run test test-sanitize bench clean deps deps-bench install uninstall screenshots fuzz
 

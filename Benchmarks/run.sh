@@ -21,9 +21,13 @@
 # 4. Memory against file size (Benchmarks/memory.sh): a 1920x1080x300 GIF of 257 MB
 #    played in a window under Xvfb by gifview and by gifsicle's gifview, peak RSS of each
 #    through the first loop and after; and of `gifview --check` on it.
+# 5. Window targets (Benchmarks/scaled.sh): a 1920x1080 GIF at 33 fps in a 960x540 window
+#    (frames skipped, interval error p95), peak RSS of a 480x270x80 web animation, and
+#    launch to the first frame of 640x480 and 1920x1080 stills, beside gifsicle's gifview.
 #
 # Environment: BENCH_ROUNDS (5), BENCH_REPS (5), BENCH_PROCESSES (11), GIFLIB_MODE
 # (stream | slurp), WUFFS_DIR (../shared/bench/wuffs), BENCH_MEMORY (1; 0 skips part 4),
+# BENCH_WINDOW (1; 0 skips part 5),
 # SWIFT (swift), CC (gcc).
 # Prints Markdown tables on stdout, progress on stderr; exits 1 if any build or harness
 # fails or any hashes differ.
@@ -226,6 +230,10 @@ memory=""
 if [ "${BENCH_MEMORY:-1}" != 0 ] && command -v Xvfb >/dev/null 2>&1; then
   memory=$(sh Benchmarks/memory.sh "$bin") || status=1
 fi
+window=""
+if [ "${BENCH_WINDOW:-1}" != 0 ] && command -v Xvfb >/dev/null 2>&1 && [ -x "${GIFSICLE_GIFVIEW:-/usr/bin/gifview}" ]; then
+  window=$(sh Benchmarks/scaled.sh) || status=1
+fi
 
 echo
 echo "Decode + composite every frame to RGBA, file in memory; median over $ROUNDS rounds of the"
@@ -245,6 +253,7 @@ printf '%s' "$process_rows"
 echo
 echo "Frame cache: a 32x32 GIF of 10 000 frames of 2 cs, playing: $bookkeeping CPU s per s."
 [ -n "$memory" ] && printf '%s\n' "$memory"
+[ -n "$window" ] && printf '%s\n' "$window"
 echo
 if has_wuffs; then
   if [ -n "$slower_wuffs" ]; then echo "gifview is slower than Wuffs on:$slower_wuffs"; else

@@ -2,9 +2,10 @@
 # Scaled playback and frame memory (Benchmarks/windowbench/Scaled.swift), under an Xvfb
 # that windowbench starts itself: a 1920x1080 GIF at 33 fps shown in 960x540 (frames
 # skipped, interval error p95), and the peak RSS of gifview and gifsicle's gifview
-# playing a 480x270x80 web animation. Builds gifview and windowbench (release) first.
+# playing a 480x270x80 web animation, and launch to the first frame of 640x480 and 1920x1080
+# stills beside gifsicle's gifview. Builds gifview and windowbench (release) first.
 #
-# Environment: SCALED_SECONDS (10), SCALED_OUT (.build/scaledbench), GIFSICLE_GIFVIEW
+# Environment: SCALED_SECONDS (10), SCALED_LAUNCHES (5), SCALED_OUT (.build/scaledbench), GIFSICLE_GIFVIEW
 # (/usr/bin/gifview), SWIFT. Prints a Markdown table on stdout, progress on stderr.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -25,4 +26,4 @@ done
 bin=$("$SWIFT" build -c release --show-bin-path) || die "swift build --show-bin-path failed"
 
 exec "$bin/windowbench" scaled --gifview "$bin/gifview" --gifsicle "$GIFSICLE_GIFVIEW" \
-  --seconds "${SCALED_SECONDS:-10}" --out "${SCALED_OUT:-.build/scaledbench}"
+  --seconds "${SCALED_SECONDS:-10}" --launches "${SCALED_LAUNCHES:-5}" --out "${SCALED_OUT:-.build/scaledbench}"

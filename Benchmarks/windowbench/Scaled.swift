@@ -1,6 +1,7 @@
-// windowbench scaled: scaled playback and frame memory (Benchmarks/scaled.sh runs it).
+// windowbench scaled: scaled playback, frame memory and launch to the first frame of
+// stills (Benchmarks/scaled.sh runs it).
 //
-//   windowbench scaled --gifview PATH [--gifsicle PATH] [--seconds S] [--out DIR]
+//   windowbench scaled --gifview PATH [--gifsicle PATH] [--seconds S] [--launches N] [--out DIR]
 //
 // 1. Scaled playback: a 1920x1080 GIF of 60 frames at 3 cs (33 fps; a textured gradient
 //    with noise, 256 colours, so every frame costs real decoding), shown in a 960x540
@@ -10,6 +11,9 @@
 //    the median phase) are gifview's; gifsicle's gifview cannot scale, so it is not run.
 // 2. Frame memory: peak RSS (VmHWM) of each viewer playing a 480x270 animation of 80
 //    frame-optimised frames (a 40 MB loop of canvases) through three loops.
+// 3. Launch to the correct first frame of detailed stills (a gradient with noise, 256
+//    colours), 640x480 and 1920x1080, on a 2560x1600 Xvfb so both show at 1:1: median of
+//    LAUNCHES (5), the two viewers interleaved; the window is checked whole afterwards.
 
 import GIFTestSupport
 import Glibc
@@ -73,6 +77,22 @@ private func webGIF() -> [UInt8] {
   return g.bytes
 }
 
+/// A w×h still: a diagonal gradient with noise over 256 colours; its canvas as 0x00RRGGBB.
+private func stillGIF(_ w: Int, _ h: Int) -> (bytes: [UInt8], frame0: [UInt32]) {
+  var g = GIFBuilder(width: w, height: h, globalPalette: gradientPalette)
+  var seed: UInt32 = 99
+  var idx = [UInt8](repeating: 0, count: w * h)
+  for y in 0..<h {
+    for x in 0..<w {
+      seed = seed &* 1_103_515_245 &+ 12345
+      idx[y * w + x] = UInt8(((x * 255 / w + y * 255 / h) / 2 + Int(seed >> 28)) & 0xFF)
+    }
+  }
+  g.image(width: w, height: h, indices: idx)
+  g.trailer()
+  return (g.bytes, idx.map { rgb(gradientPalette, Int($0)) })
+}
+
 private func peakRSSMiB(_ pid: pid_t) -> Double {
   peakResidentKiB(pid: pid).map { Double($0) / 1024 } ?? .nan
 }
@@ -82,6 +102,7 @@ func runScaledBench(_ args: [String]) -> Int32 {
   var gifsicle = "/usr/bin/gifview"
   var seconds = 10.0
   var out = "/tmp/windowbench-scaled"
+  var launches = 5
   var it = args.makeIterator()
   while let a = it.next() {
     guard let v = it.next() else { fail("\(a) needs a value") }
@@ -90,6 +111,7 @@ func runScaledBench(_ args: [String]) -> Int32 {
     case "--gifsicle": gifsicle = v
     case "--seconds": seconds = Double(v) ?? seconds
     case "--out": out = v
+    case "--launches": launches = Int(v) ?? launches
     default: fail("unknown argument \(a)")
     }
   }
@@ -139,6 +161,32 @@ func runScaledBench(_ args: [String]) -> Int32 {
 
   let skippedPass = t.ok && t.skipped <= 3
   let p95Pass = t.ok && t.centredP95MS <= 10
+  // 3. Launch to the first frame of stills, at 1:1 on a larger screen.
+  let big = startXvfb(screen: "2560x1600x24")
+  defer { stop(big.pid) }
+  let launchBench: Bench
+  do { launchBench = try Bench(display: big.display, out: out) } catch { fail("cannot open \(big.display): \(error)") }
+  var stills: [(name: String, results: [Bench.LaunchResult])] = []
+  for (w, h) in [(640, 480), (1920, 1080)] {
+    let (bytes, frame0) = stillGIF(w, h)
+    let file = "\(out)/still-\(w)x\(h).gif"
+    writeFile(bytes, to: file)
+    let viewers = [
+      Viewer(name: "gifview", path: gifview, byPID: true), Viewer(name: "gifsicle", path: gifsicle, byPID: false),
+    ]
+    // One untimed launch each first: neither pays for a cold binary or cold caches.
+    for v in viewers {
+      if let r = launchBench.launch(
+        v, file, x: w - 1, y: h - 1, accept: { $0 == frame0.last! }, pauseUS: 1000, tag: "warm-\(v.name)")
+      {
+        stop(r.pid)
+      }
+    }
+    log("windowbench: launch, \(w)x\(h) still")
+    stills.append(
+      ("\(w)x\(h)", launchBench.measureLaunch(viewers, file: file, frame0: frame0, launches: launches, size: (w, h))))
+  }
+
   let rssPass = rss[0] <= 24
   var lines: [String] = []
   lines.append("")
@@ -160,8 +208,18 @@ func runScaledBench(_ args: [String]) -> Int32 {
   lines.append(
     "| 480x270x80 web animation, three loops: peak RSS (MiB) | \(fmt(rss[0], 1)) | \(fmt(rss[1], 1)) | ≤ 24 MiB | \(rssPass ? "yes" : "**no**") |"
   )
+  for (name, r) in stills {
+    let (a, b) = (median(r[0].samples), median(r[1].samples))
+    let pass = a <= b + 2 && r[0].wrongPixels == 0 && r[0].failures == 0
+    lines.append(
+      "| \(name) still: launch → correct first frame, median of \(launches) (ms) | \(fmt(a, 1)) | \(fmt(b, 1)) | ≤ gifsicle + 2 ms | \(pass ? "yes" : "**no**") |"
+    )
+    lines.append(
+      "| \(name) still: wrong pixels after the match, launch failures | \(r[0].wrongPixels), \(r[0].failures) | \(r[1].wrongPixels), \(r[1].failures) | 0 | |"
+    )
+  }
   lines.append("")
   lines.append("Raw data: \(out).")
   print(lines.joined(separator: "\n"))
-  return t.ok && rss.allSatisfy(\.isFinite) ? 0 : 1
+  return t.ok && rss.allSatisfy(\.isFinite) && stills.allSatisfy({ $0.results.allSatisfy { $0.failures == 0 } }) ? 0 : 1
 }

@@ -145,7 +145,7 @@ func cpuSeconds(_ pid: pid_t) -> Double? {
 }
 
 /// `Xvfb -displayfd 1 -screen 0 1280x1024x24 -nolisten tcp`, its display from the pipe.
-func startXvfb() -> (pid: pid_t, display: String) {
+func startXvfb(screen: String = "1280x1024x24") -> (pid: pid_t, display: String) {
   var fds: [Int32] = [-1, -1]
   guard pipe(&fds) == 0 else { fail("pipe failed") }
   for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -153,7 +153,7 @@ func startXvfb() -> (pid: pid_t, display: String) {
   let exe = candidates.first { access($0, X_OK) == 0 }
   guard let exe else { fail("Xvfb is not installed") }
   let pid = spawn(
-    [exe, "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], display: nil, stdoutFD: fds[1])
+    [exe, "-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp"], display: nil, stdoutFD: fds[1])
   close(fds[1])
   var text = ""
   var pfd = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
@@ -322,7 +322,10 @@ final class Bench {
     var failures = 0
   }
 
-  func measureLaunch(_ viewers: [Viewer], file: String, frame0: [UInt32], launches: Int) -> [LaunchResult] {
+  func measureLaunch(
+    _ viewers: [Viewer], file: String, frame0: [UInt32], launches: Int, size: (width: Int, height: Int)? = nil
+  ) -> [LaunchResult] {
+    let (width, height) = size ?? (width, height)
     var results = [LaunchResult](repeating: LaunchResult(), count: viewers.count)
     let target = frame0[(height - 1) * width + (width - 1)]
     for round in 0..<launches {
