@@ -64,8 +64,18 @@ struct IncrementalTests {
 
   /// Fed `chunk` bytes at a time, each frame rendered as soon as it is handed out.
   static func decodeInChunks(_ bytes: [UInt8], chunk: Int) -> Outcome {
+    decodeInChunks(bytes, chunk: chunk, readingAgainFrom: nil).outcome
+  }
+
+  /// As above; with `input`, by a decoder that keeps no image data, each frame rendered
+  /// from `input` and its summary's data rebuilt from its `dataRange` (so it equals the
+  /// kept data only if that range is exact). `retained` counts the bytes frames held.
+  static func decodeInChunks(
+    _ bytes: [UInt8], chunk: Int, readingAgainFrom input: (any ImageDataSource)?
+  ) -> (outcome: Outcome, retained: Int) {
     var outcome = Outcome()
-    var decoder = GIFDecoder()
+    var retained = 0
+    var decoder = GIFDecoder(retainsImageData: input == nil)
     var fed = 0
     var finished = false
     var renderer: FrameRenderer?
@@ -96,13 +106,15 @@ struct IncrementalTests {
         outcome.screen = screen
         renderer = FrameRenderer(screen: screen, format: .rgba)
         canvas = [UInt32](repeating: 0, count: screen.width * screen.height)
-      case .frame(let frame):
+      case .frame(var frame):
         guard renderer != nil else {
           Issue.record("frame before screen")
           break loop
         }
-        let warning = canvas.withUnsafeMutableBufferPointer { renderer!.render(frame, canvas: $0) }
+        retained += input == nil ? 0 : frame.compressed.count
+        let warning = canvas.withUnsafeMutableBufferPointer { renderer!.render(frame, canvas: $0, from: input) }
         if let warning { pixelWarnings.append(warning) }
+        if input != nil { frame.compressed = RereadTests.unframe(bytes, frame.dataRange) }
         canvas.withUnsafeBufferPointer { outcome.frames.append(FrameSummary(frame, canvas: $0)) }
       case .end:
         break loop
@@ -112,7 +124,7 @@ struct IncrementalTests {
       outcome.warnings = sortedWarnings(decoder.warnings + pixelWarnings)
       (outcome.comments, outcome.loopCount) = (decoder.comments, decoder.loopCount)
     }
-    return outcome
+    return (outcome, retained)
   }
 
   enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -26,62 +26,11 @@ struct RereadTests {
   }
 
   /// Fed `chunk` bytes at a time to a decoder that keeps no image data; each frame is
-  /// rendered when handed out, from `input` (default: all of `bytes`). Each summary's
-  /// data is `unframe(bytes, dataRange)`, so it equals the kept data only if `dataRange`
-  /// is exact. `retained` counts the compressed bytes the frames held.
+  /// rendered when handed out, from `input` (default: all of `bytes`).
   static func decodeByOffset(
     _ bytes: [UInt8], chunk: Int, input: (any ImageDataSource)? = nil
   ) -> (outcome: Outcome, retained: Int) {
-    let input = input ?? InMemoryInput(bytes)
-    var outcome = Outcome()
-    var retained = 0
-    var decoder = GIFDecoder(retainsImageData: false)
-    #expect(!decoder.retainsImageData)
-    var fed = 0
-    var finished = false
-    var renderer: FrameRenderer?
-    var canvas: [UInt32] = []
-    var pixelWarnings: [GIFWarning] = []
-    loop: while true {
-      let event: DecoderEvent
-      do {
-        event = try decoder.next()
-      } catch {
-        outcome.error = error
-        break
-      }
-      switch event {
-      case .needMoreData:
-        if fed < bytes.count {
-          let end = chunk >= bytes.count - fed ? bytes.count : fed + chunk
-          decoder.feed(bytes[fed..<end])
-          fed = end
-        } else if !finished {
-          decoder.finish()
-          finished = true
-        } else {
-          Issue.record("needMoreData after finish()")
-          break loop
-        }
-      case .screen(let screen):
-        outcome.screen = screen
-        renderer = FrameRenderer(screen: screen, format: .rgba)
-        canvas = [UInt32](repeating: 0, count: screen.width * screen.height)
-      case .frame(var frame):
-        retained += frame.compressed.count
-        let warning = canvas.withUnsafeMutableBufferPointer { renderer!.render(frame, canvas: $0, from: input) }
-        if let warning { pixelWarnings.append(warning) }
-        frame.compressed = unframe(bytes, frame.dataRange)
-        canvas.withUnsafeBufferPointer { outcome.frames.append(FrameSummary(frame, canvas: $0)) }
-      case .end:
-        break loop
-      }
-    }
-    if outcome.error == nil {
-      outcome.warnings = IncrementalTests.sortedWarnings(decoder.warnings + pixelWarnings)
-      (outcome.comments, outcome.loopCount) = (decoder.comments, decoder.loopCount)
-    }
-    return (outcome, retained)
+    IncrementalTests.decodeInChunks(bytes, chunk: chunk, readingAgainFrom: input ?? InMemoryInput(bytes))
   }
 
   static func expectSame(
