@@ -56,7 +56,7 @@ final class DiskCache {
   struct Entry {
     var meta: CacheMeta
     var body: [UInt8]
-    /// The entry's file name stem, from the whole URL (the meta's URL has no password).
+    /// The entry's file name stem, from the whole URL (the meta's URL has no credentials).
     var key: String
   }
 
@@ -65,7 +65,7 @@ final class DiskCache {
     let key = Self.key(for: url)
     guard let metaBytes = readFile(metaPath(key), limit: 1 << 16),
       let meta = CacheMeta(parsing: metaBytes),
-      meta.url == redactingPassword(url), meta.size <= maxSize,
+      meta.url == redactingCredentials(url), meta.size <= maxSize,
       let body = readFile(bodyPath(key), limit: meta.size), body.count == meta.size,
       body.starts(with: gifSignature), bodyChecksum(body) == meta.checksum
     else { return nil }
@@ -75,9 +75,9 @@ final class DiskCache {
   /// Stores a complete 200 body (already known to start with GIF8), then evicts.
   func store(_ url: String, body: [UInt8], response: HTTPResponse, now: Int) {
     guard !response.noStore, body.starts(with: gifSignature) else { return }
-    // The meta never holds a password; the key (a hash of the whole URL) tells entries apart.
+    // The meta never holds a password or bare user name; the key (a hash of the whole URL) tells entries apart.
     let meta = CacheMeta(
-      url: redactingPassword(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
+      url: redactingCredentials(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
       size: body.count, checksum: bodyChecksum(body), freshUntil: freshUntil(response, now: now))
     let metaBytes = meta.encoded
     // One line per field: a value with a line break (impossible from libcurl's header

@@ -45,6 +45,24 @@ struct CommandTests {
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) }, "p did not go back")
   }
 
+  @Test func theWindowTitleOfAURLShowsNoCredentials() throws {
+    let gif = framed(16, 8, index: 0)
+    let server = try ScriptedHTTPServer { _, _ in [.send(ScriptedHTTPServer.ok(gif))] }
+    let token = "http://ghp_t0ken@127.0.0.1:\(server.port)/a.gif"
+    let password = "http://bob:hunter2@127.0.0.1:\(server.port)/b.gif"
+    let v = try Viewer(["--no-cache", token, password], on: commandTestsXvfb)
+    #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) })
+    let first = v.probe.string(v.window, "_NET_WM_NAME")
+    #expect(first == "http://***@127.0.0.1:\(server.port)/a.gif — gifview", "have \(first ?? "nil")")
+    #expect(v.probe.string(v.window, "WM_NAME")?.contains("ghp_t0ken") == false)
+    v.key(WindowProbe.keyN)
+    #expect(
+      eventually {
+        v.probe.string(v.window, "_NET_WM_NAME") == "http://bob:***@127.0.0.1:\(server.port)/b.gif — gifview"
+      }
+    )
+  }
+
   @Test func aMissingLaterSourceIsReportedAtOnceAndFailsTheExitStatus() throws {
     let v = try Viewer(
       [temporaryFile("shown.gif", framed(16, 8, index: 0)), "/nonexistent/later.gif"], on: commandTestsXvfb)
