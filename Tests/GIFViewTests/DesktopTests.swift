@@ -106,6 +106,26 @@ struct DesktopTests {
     #expect(String(decoding: machine.bytes, as: UTF8.self) == hostName())
   }
 
+  @Test func aBuildTreeWithItsOwnScratchPathStillFindsTheIcons() throws {
+    // ROOT/.build/asan/TRIPLE/debug/gifview (swift build --scratch-path .build/asan) is four
+    // directories below ROOT/Resources/icons.
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-tree-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let bin = root.appendingPathComponent(".build/asan/x86_64-unknown-linux-gnu/debug")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("Resources"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: root.appendingPathComponent("Resources/icons"),
+      withDestinationURL: repositoryRoot.appendingPathComponent("Resources/icons"))
+    let binary = bin.appendingPathComponent("gifview").path
+    try FileManager.default.copyItem(atPath: gifviewBinary, toPath: binary)
+    let v = try Viewer([temporaryFile("tree.gif", solid(16, 8, index: 1))], binary: binary, on: desktopTestsXvfb)
+    #expect(eventually { (v.probe.property(v.window, "_NET_WM_ICON")?.longs.count ?? 0) >= 2 + 256 * 256 })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
+  }
+
   @Test func withoutItsIconFilesTheWindowOpensQuietlyWithoutAnIcon() throws {
     // The binary alone in a directory of its own: no share/icons, no Resources beside it.
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-noicon-\(UUID().uuidString)")
