@@ -35,7 +35,7 @@ private func settle(
   _ p: GIFPlayback, _ clock: ManualClock, timeout: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
   until done: () -> Bool
 ) async {
-  let end = Date().addingTimeInterval(timeout)
+  let end = Date().addingTimeInterval(scaled(timeout))
   while true {
     p.tick(now: clock.nowNS)
     if done() { return }

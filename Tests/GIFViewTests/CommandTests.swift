@@ -115,9 +115,9 @@ struct CommandTests {
     let v = try Viewer([temporaryFile("click.gif", blinking())], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 64 })
     v.probe.sendButton(v.window, button: 1)
-    usleep(150_000)
+    pause(0.15)
     let paused = v.pixels
-    usleep(350_000)
+    pause(0.35)
     let still = v.pixels == paused
     #expect(still, "changed while paused by a click")
     v.probe.sendButton(v.window, button: 1)
@@ -159,11 +159,11 @@ struct StreamSourceTests {
     let p = try RunningProcess(
       gifviewBinary, ["--no-fade", "-", other], environment: ["DISPLAY": xvfb.display], stdin: Data(Self.solid(0)))
     let probe = try WindowProbe(display: xvfb.display)
-    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier))
+    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier, timeoutMS: scaledMS(5000)))
     let red = [UInt32](repeating: 0xFF0000, count: 72)
     #expect(eventually { probe.pixels(w)?.pixels == red })
     probe.sendKey(w, keysym: WindowProbe.keyR)
-    usleep(200_000)
+    pause(0.2)
     #expect(eventually { probe.pixels(w)?.pixels == red }, "reload lost stdin")
     probe.sendKey(w, keysym: WindowProbe.keyN)
     #expect(eventually { probe.pixels(w)?.pixels == [UInt32](repeating: 0x0000FF, count: 72) })
@@ -182,7 +182,7 @@ struct StreamSourceTests {
     let p = try RunningProcess(gifviewBinary, ["--no-fade", fifo], environment: ["DISPLAY": xvfb.display])
     let probe = try WindowProbe(display: xvfb.display)
     // No writer yet: the window must still map (the UI thread does not open the FIFO).
-    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier))
+    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier, timeoutMS: scaledMS(5000)))
     let writer = FileHandle(forWritingAtPath: fifo)
     writer?.write(Data(Self.solid(1)))
     try? writer?.close()
