@@ -55,12 +55,17 @@ test: deps
 # leak in our code still fails. ThreadSanitizer: the concurrency parts (loader, playback, frame
 # cache, event loop, loading in the window) with only the Synchronization.Mutex false
 # positive suppressed (.ci/tsan.supp). Own build directories: the normal build stays.
+# GIFVIEW_TIME_SCALE stretches the tests' waits for the slower builds; GIFVIEW_SANITIZER
+# skips what a sanitizer makes impossible (prlimit --as) or meaningless (timing precision).
+# A Swift trap under ASan: ASan prints its stack (handle_sigill); Swift's own backtracer
+# is off, as ASan reports its reads of other threads' stacks and hides the trap.
 TSAN_TESTS := GIFLoaderTests|GIFPlaybackTests|FrameCacheTests|EventLoopTests|LoaderWindowTests
 
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	@rm -f $(XVFB_PIDS)
 	GIFVIEW_BIN='$(CURDIR)/.build/asan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' GIFVIEW_TIME_SCALE=4 \
+	  GIFVIEW_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=handle_sigill=1 \
 	  LSAN_OPTIONS='suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0' \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 	@mkdir -p .build/tsan
@@ -70,6 +75,7 @@ test-sanitize: deps
 	  { echo "gifview: error: .ci/tsan.supp no longer matches the Mutex false positive" >&2; exit 1; }
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	GIFVIEW_BIN='$(CURDIR)/.build/tsan/debug/gifview' GIFVIEW_XVFB_PIDFILE='$(CURDIR)/$(XVFB_PIDS)' GIFVIEW_TIME_SCALE=4 \
+	  GIFVIEW_SANITIZER=thread \
 	  TSAN_OPTIONS='suppressions=$(CURDIR)/.ci/tsan.supp:halt_on_error=1' \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 	@sh .ci/check-xvfb-left $(XVFB_PIDS)

@@ -58,7 +58,7 @@ final class DiskCache {
   struct Entry {
     var meta: CacheMeta
     var body: [UInt8]
-    /// The entry's file name stem, from the whole URL (the meta's URL has no password).
+    /// The entry's file name stem, from the whole URL (the meta's URL has no credentials).
     var key: String
   }
 
@@ -87,7 +87,7 @@ final class DiskCache {
     let key = Self.key(for: url)
     guard let metaBytes = readFile(metaPath(key), limit: 1 << 16),
       let meta = CacheMeta(parsing: metaBytes),
-      meta.url == redactingPassword(url), meta.size <= maxSize,
+      meta.url == redactingCredentials(url), meta.size <= maxSize,
       let file = openFile(bodyPath(key), size: meta.size), Self.checksum(of: file, count: meta.size) == meta.checksum
     else { return nil }
     var signature = [UInt8](repeating: 0, count: 4)
@@ -188,8 +188,9 @@ final class DiskCache {
       if !stored { unlink(spool.path) }
     }
     guard whole, !response.noStore, let checksum = Self.checksum(of: spool.file, count: size) else { return }
+    // The meta never holds a password or bare user name; the key (a hash of the whole URL) tells entries apart.
     let meta = CacheMeta(
-      url: redactingPassword(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
+      url: redactingCredentials(url), etag: response.headers["etag"], lastModified: response.headers["last-modified"],
       size: size, checksum: checksum, freshUntil: freshUntil(response, now: now))
     let metaBytes = meta.encoded
     guard !metaBytes.isEmpty,

@@ -63,15 +63,22 @@ private func hex2(_ b: UInt8) -> String {
   return String(decoding: [digits[Int(b >> 4)], digits[Int(b & 15)]], as: UTF8.self)
 }
 
-/// The URL with the password of its user information replaced by `***`
-/// (`https://user:***@host/a.gif`), for everything shown or stored; the URL itself, when it
-/// has none. The user name stays (it tells which account), the host and path are untouched.
-public func redactingPassword(_ url: String) -> String {
+/// The URL with the secret of its user information replaced by `***`, for everything shown
+/// or stored; the URL itself, when it has none. With a password, the user name stays (it
+/// tells which account): `https://user:***@host/a.gif`. A bare user name is hidden whole,
+/// `https://***@host/a.gif`: a server that takes one name and no password (an access token
+/// in the user field) makes that name the secret. The host and path are untouched.
+public func redactingCredentials(_ url: String) -> String {
   guard let schemeEnd = url.firstRange(of: "://") else { return url }
   let authorityStart = schemeEnd.upperBound
   let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
   let authority = url[authorityStart..<authorityEnd]
   // The user information ends at the last "@" of the authority (a password may hold "@").
-  guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-  return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
+  guard let at = authority.lastIndex(of: "@") else { return url }
+  if let colon = authority[..<at].firstIndex(of: ":") {
+    return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
+  }
+  // An empty user ("https://@host/") hides nothing.
+  guard at > authorityStart else { return url }
+  return String(url[..<authorityStart]) + "***" + String(url[at...])
 }

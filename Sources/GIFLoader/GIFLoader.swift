@@ -120,7 +120,7 @@ public final class GIFLoader: Sendable {
     if stopped { throw LoadError(.cancelled, source: source.description) }
   }
 
-  /// `name`: the URL as messages show it (no password, controls escaped).
+  /// `name`: the URL as messages show it (no credentials, controls escaped).
   private static func loadRemote(
     _ url: String, name: String, _ options: LoadOptions, emit: @escaping (LoadEvent) -> Void,
     isCancelled: @escaping () -> Bool

@@ -69,7 +69,7 @@ public enum Source: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// The source as data shows it (`--info` "source"): a URL without its password, a path
+  /// The source as data shows it (`--info` "source"): a URL without its credentials, a path
   /// with bytes that are not UTF-8 as `\xNN`; control characters are left for the format
   /// to escape (JSON does).
   public var name: String {
@@ -77,7 +77,7 @@ public enum Source: Sendable, Equatable, CustomStringConvertible {
     case .path(let p): p
     case .rawPath(let bytes): displayText(bytes, keepingControls: true)
     case .stdin: "-"
-    case .remote(let u): redactingPassword(u)
+    case .remote(let u): redactingCredentials(u)
     }
   }
 
@@ -85,7 +85,7 @@ public enum Source: Sendable, Equatable, CustomStringConvertible {
   /// (`displayText`), fit for "gifview: error: SOURCE: …" on a terminal.
   public var description: String { displayText(name) }
 
-  /// The name a window title shows: a file's base name, or the URL (without a password),
+  /// The name a window title shows: a file's base name, or the URL (without credentials),
   /// control characters escaped.
   public var displayName: String {
     switch self {
@@ -100,7 +100,7 @@ public enum Source: Sendable, Equatable, CustomStringConvertible {
 
   /// How an argument that is not a source is named in its error line.
   static func name(ofArgument bytes: [UInt8]) -> String {
-    displayText(redactingPassword(String(decoding: bytes, as: UTF8.self)))
+    displayText(redactingCredentials(String(decoding: bytes, as: UTF8.self)))
   }
 
   static func scheme(of s: String) -> String? {

@@ -286,7 +286,11 @@ public final class GIFPlayback {
       }
     }
     if showsSpinner {
-      let step = Int((now - (spinnerShownAt ?? spinnerDueAt)) / Self.spinnerStepNS) % Self.spinnerSteps
+      // Steps count from when the spinner was shown, or was due. Waiting for a frame can
+      // begin before that (a first frame within the grace period, then a stall): step 0
+      // until then, as `nextDeadline` has it.
+      let origin = spinnerShownAt ?? spinnerDueAt
+      let step = now < origin ? 0 : Int((now - origin) / Self.spinnerStepNS) % Self.spinnerSteps
       if step != spinnerStep {
         spinnerStep = step
         changed = true

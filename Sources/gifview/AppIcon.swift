@@ -8,8 +8,9 @@ let appIconSizes = [16, 24, 32, 48, 64, 128, 256]
 /// The app icon, decoded from the PNGs found relative to the running binary
 /// (`/proc/self/exe`): installed, `PREFIX/bin/gifview` next to
 /// `PREFIX/share/icons/hicolor/SxS/apps/gifview.png`; in the build tree,
-/// `.build/…/gifview` below `Resources/icons/gifview-S.png`. Sizes that are missing or
-/// do not decode are left out; no icon at all is no error (the window has none).
+/// `.build/…/gifview` (up to four directories down) below `Resources/icons/gifview-S.png`.
+/// Sizes that are missing or do not decode are left out; no icon at all is no error (the
+/// window has none).
 func appIcons() -> [WindowIcon] {
   guard let exe = realPath("/proc/self/exe") else { return [] }
   let bin = parentDirectory(exe)
@@ -17,9 +18,12 @@ func appIcons() -> [WindowIcon] {
     { s in parentDirectory(bin) + "/share/icons/hicolor/\(s)x\(s)/apps/gifview.png" }
   ]
   var dir = bin
-  for _ in 0..<4 {
+  // .build/TRIPLE/debug/gifview is three levels below the root; a build with its own
+  // scratch path (.build/asan/TRIPLE/debug/gifview) is four.
+  for _ in 0..<5 {
     let root = dir
     candidates.append { s in root + "/Resources/icons/gifview-\(s).png" }
+    if dir.isEmpty { break }  // "/" was the last: its parent would be "." (the working directory)
     dir = parentDirectory(dir)
   }
   guard let place = candidates.first(where: { access($0(appIconSizes[0]), R_OK) == 0 }) else { return [] }

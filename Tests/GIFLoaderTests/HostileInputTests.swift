@@ -55,24 +55,63 @@ extension GIFLoaderSuite {
 
     // MARK: passwords
 
-    @Test func redactingPasswordKeepsTheUserAndHidesThePassword() {
-      #expect(redactingPassword("https://bob:hunter2@example.com/a.gif") == "https://bob:***@example.com/a.gif")
+    @Test func redactingCredentialsKeepsTheUserAndHidesThePassword() {
+      #expect(redactingCredentials("https://bob:hunter2@example.com/a.gif") == "https://bob:***@example.com/a.gif")
       // The user information ends at the last "@" before the path; "@" and ":" after it are path.
-      #expect(redactingPassword("http://bob:p@ss:w@host:8080/x?y=1:2@z") == "http://bob:***@host:8080/x?y=1:2@z")
-      #expect(redactingPassword("http://host/a:b@c") == "http://host/a:b@c")
-      #expect(redactingPassword("http://bob@host/a.gif") == "http://bob@host/a.gif")
-      #expect(redactingPassword("http://:pw@host/") == "http://:***@host/")
-      #expect(redactingPassword("not a url") == "not a url")
+      #expect(redactingCredentials("http://bob:p@ss:w@host:8080/x?y=1:2@z") == "http://bob:***@host:8080/x?y=1:2@z")
+      #expect(redactingCredentials("http://host/a:b@c") == "http://host/a:b@c")
+      #expect(redactingCredentials("http://:pw@host/") == "http://:***@host/")
+      #expect(redactingCredentials("not a url") == "not a url")
       let source = Source.remote("https://bob:hunter2@example.com/a.gif")
       #expect(source.description == "https://bob:***@example.com/a.gif")
       #expect(source.name == "https://bob:***@example.com/a.gif")
       #expect(source.displayName == "https://bob:***@example.com/a.gif")  // the window title's
     }
 
+    @Test func redactingCredentialsHidesABareUserNameWhole() {
+      // One name and no password is how a token travels: the name is the secret.
+      #expect(redactingCredentials("https://ghp_t0ken@example.com/a.gif") == "https://***@example.com/a.gif")
+      #expect(redactingCredentials("http://tok@en@host:8080/x@y") == "http://***@host:8080/x@y")
+      #expect(redactingCredentials("HTTP://tok%40en@host?q=a@b") == "HTTP://***@host?q=a@b")
+      #expect(redactingCredentials("http://@host/a.gif") == "http://@host/a.gif")  // nothing to hide
+      #expect(redactingCredentials("http://host/~tok@en") == "http://host/~tok@en")  // "@" in the path
+      let source = Source.remote("https://ghp_t0ken@example.com/a.gif")
+      #expect(source.description == "https://***@example.com/a.gif")
+      #expect(source.name == "https://***@example.com/a.gif")
+      #expect(source.displayName == "https://***@example.com/a.gif")  // the window title's
+      #expect(Source.name(ofArgument: Array("ftp://ghp_t0ken@example.com/".utf8)) == "ftp://***@example.com/")
+    }
+
     @Test func passwordIsNotInTheErrorLine() async throws {
       let r = await load("http://bob:hunter2@127.0.0.1:\(server.http)/status/404/p", try testOptions())
       #expect(r.errorText == "HTTP 404 Not Found")
       #expect(r.error?.source == "http://bob:***@127.0.0.1:\(server.http)/status/404/p")
+    }
+
+    @Test func bareUserNameIsNotInTheErrorLine() async throws {
+      let r = await load("http://ghp_t0ken@127.0.0.1:\(server.http)/status/404/u", try testOptions())
+      #expect(r.errorText == "HTTP 404 Not Found")
+      #expect(r.error?.source == "http://***@127.0.0.1:\(server.http)/status/404/u")
+    }
+
+    @Test func bareUserNameIsNotStoredInTheCacheAndTheEntryStillServes() async throws {
+      let dir = server.freshDirectory()
+      let path = uniquePath("etag")
+      let url = "http://ghp_t0ken@127.0.0.1:\(server.http)\(path)"
+      let first = await load(url, try testOptions(cache: dir))
+      #expect(first.bytes == TestServer.small)
+      let meta = try String(contentsOfFile: "\(dir)/\(DiskCache.key(for: url)).meta", encoding: .utf8)
+      #expect(meta.contains("url http://***@127.0.0.1:\(server.http)\(path)\n"), "have \(meta)")
+      for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name)"))
+        #expect(!String(decoding: bytes, as: UTF8.self).contains("ghp_t0ken"), "\(name) holds the user name")
+      }
+      // The key still tells users apart: another name is another entry, not this one's.
+      #expect(DiskCache.key(for: url) != DiskCache.key(for: "http://other@127.0.0.1:\(server.http)\(path)"))
+      let second = await load(url, try testOptions(cache: dir))
+      #expect(second.bytes == TestServer.small)
+      let stats = try server.stats(path)
+      #expect(stats.requests == 2 && stats.bodies == 1, "the second load was a 304 from the cache entry")
     }
 
     @Test func passwordIsNotStoredInTheCacheAndTheEntryStillServes() async throws {

@@ -36,7 +36,7 @@ private func settle(
   _ p: GIFPlayback, _ clock: ManualClock, timeout: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
   until done: () -> Bool
 ) async {
-  let end = Date().addingTimeInterval(timeout)
+  let end = Date().addingTimeInterval(scaled(timeout))
   while true {
     p.tick(now: clock.nowNS)
     if done() { return }
@@ -127,6 +127,48 @@ struct PlaybackTests {
     clock.advance(byNS: GIFPlayback.fadeNS / 2)
     p.tick(now: clock.nowNS)
     #expect(p.fadeProgress == nil)
+  }
+
+  @Test func waitingForTheNextFrameBeforeTheGracePeriodEndsShowsTheSpinnerAtStepZero() async throws {
+    // Frame 0 (50 ms) arrives at once, frame 1 only when the gate opens: the playback
+    // waits for data 60 ms after the load began, before the loading spinner was ever due.
+    var b = GIFBuilder(width: 4, height: 4, globalPalette: palette)
+    b.loop(0)
+    b.control(delayCS: 5)
+    b.image(width: 4, height: 4, indices: [UInt8](repeating: 0, count: 16), minimumCodeSize: 2)
+    let frame0End = b.bytes.count
+    b.control(delayCS: 5)
+    b.image(width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16), minimumCodeSize: 2)
+    b.trailer()
+    let gif = b.bytes
+    let gate = ScriptedHTTPServer.Gate()
+    let server = try ScriptedHTTPServer { _, _ in
+      [
+        .send(ScriptedHTTPServer.header(200, "OK", length: gif.count) + Array(gif[..<frame0End])), .wait(gate),
+        .send(Array(gif[frame0End...])),
+      ]
+    }
+    defer { withExtendedLifetime(server) {} }
+    let clock = ManualClock()
+    var options = GIFPlayback.Options()
+    options.usesDiskCache = false
+    let p = GIFPlayback(source: try .url(server.url("/held.gif")), options: options, clock: clock)
+    let t0 = clock.nowNS
+    await settle(p, clock) { p.phase == .playing && p.displayedFrame == 0 }
+    #expect(p.spinnerShownAt == nil, "frame 0 came within the grace period")
+    clock.advance(byMS: 60)
+    p.tick(now: clock.nowNS)
+    #expect(p.isWaitingForData && p.showsSpinner, "frame 1 is due and has not arrived")
+    clock.advance(byMS: 10)  // still before t0 + 150 ms, when the loading spinner was due
+    p.tick(now: clock.nowNS)
+    #expect(p.spinnerStep == 0)
+    #expect(p.nextDeadline == t0 + GIFPlayback.spinnerGraceNS, "the spinner's first step")
+    clock.advance(byNS: t0 + GIFPlayback.spinnerGraceNS + GIFPlayback.spinnerStepNS - clock.nowNS)
+    p.tick(now: clock.nowNS)
+    #expect(p.spinnerStep == 1)
+    gate.open()
+    await settle(p, clock) { p.displayedFrame == 1 }
+    #expect(!p.showsSpinner)
   }
 
   @Test func noFadeWhenTurnedOff() async throws {

@@ -69,12 +69,3 @@ public func rgbaBytes(_ canvas: UnsafeBufferPointer<UInt32>) -> [UInt8] {
   }
   return out
 }
-
-/// How much slower than a plain debug build the code under test runs: `GIFVIEW_TIME_SCALE`
-/// (`make test-sanitize` sets it, AddressSanitizer costs about 2×), else 1. CPU-time
-/// limits in the tests are multiplied by it.
-public let testTimeScale: Double = {
-  guard let text = ProcessInfo.processInfo.environment["GIFVIEW_TIME_SCALE"], let v = Double(text), v >= 1
-  else { return 1 }
-  return v
-}()

@@ -34,7 +34,8 @@ public final class Xvfb: @unchecked Sendable {
     wait "$pid"
     """
 
-  /// Starts `Xvfb -displayfd 1 -screen 0 WxHxD`; throws if it does not come up in 10 s.
+  /// Starts `Xvfb -displayfd 1 -screen 0 WxHxD`; throws if it does not come up in 10 s
+  /// (scaled: `testTimeScale`).
   public init(width: Int = 1280, height: Int = 1024, depth: Int = 24, extraArguments: [String] = []) throws {
     guard let exe = Self.executable else { throw XvfbError.message("Xvfb is not installed (make test installs it)") }
     let p = Process()
@@ -58,7 +59,7 @@ public final class Xvfb: @unchecked Sendable {
     var text = ""
     var serverPID: Int32?
     var number: Int?
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(scaled(10))
     while number == nil && Date() < deadline {
       let chunk = out.fileHandleForReading.availableData
       if chunk.isEmpty { break }
@@ -232,24 +233,25 @@ public final class RunningProcess: @unchecked Sendable {
   public var stderr: String { captured.lock.withLock { String(decoding: captured.stderr, as: UTF8.self) } }
   public var stdout: String { captured.lock.withLock { String(decoding: captured.stdout, as: UTF8.self) } }
 
-  /// The exit status, or nil if it is still running after `timeout` seconds.
+  /// The exit status, or nil if it is still running after `timeout` seconds (scaled:
+  /// `testTimeScale`).
   public func wait(timeout: Double = 5) -> Int32? {
-    let deadline = Date().addingTimeInterval(timeout)
+    let deadline = Date().addingTimeInterval(scaled(timeout))
     while process.isRunning && Date() < deadline { usleep(5_000) }
     if process.isRunning { return nil }
     process.waitUntilExit()  // returns at once; see `reap()`
-    usleep(20_000)  // let the pipes drain
+    pause(0.02)  // let the pipes drain
     return process.terminationStatus
   }
 
   /// Foundation's Process keeps itself alive (a cycle through its run-loop source) until
   /// `waitUntilExit()` has seen it end; without that call every Process leaks, with its
-  /// pipes and environment. So the child is ended (SIGTERM, then SIGKILL after 2 s) and
-  /// waited for.
+  /// pipes and environment. So the child is ended (SIGTERM, then SIGKILL after 2 s,
+  /// scaled) and waited for.
   private func reap() {
     if process.isRunning {
       process.terminate()
-      let deadline = Date().addingTimeInterval(2)
+      let deadline = Date().addingTimeInterval(scaled(2))
       while process.isRunning && Date() < deadline { usleep(5_000) }
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
@@ -259,9 +261,9 @@ public final class RunningProcess: @unchecked Sendable {
   deinit { reap() }
 }
 
-/// Polls `condition` every 10 ms for up to `timeout` seconds.
+/// Polls `condition` every 10 ms for up to `timeout` seconds (scaled: `testTimeScale`).
 public func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(timeout)
+  let deadline = Date().addingTimeInterval(scaled(timeout))
   while Date() < deadline {
     if condition() { return true }
     usleep(10_000)

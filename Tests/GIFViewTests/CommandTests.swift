@@ -45,6 +45,24 @@ struct CommandTests {
     #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) }, "p did not go back")
   }
 
+  @Test func theWindowTitleOfAURLShowsNoCredentials() throws {
+    let gif = framed(16, 8, index: 0)
+    let server = try ScriptedHTTPServer { _, _ in [.send(ScriptedHTTPServer.ok(gif))] }
+    let token = "http://ghp_t0ken@127.0.0.1:\(server.port)/a.gif"
+    let password = "http://bob:hunter2@127.0.0.1:\(server.port)/b.gif"
+    let v = try Viewer(["--no-cache", token, password], on: commandTestsXvfb)
+    #expect(eventually { v.pixels.count == 128 && v.pixels[8 * 4 + 4] == rgb(palette, 0) })
+    let first = v.probe.string(v.window, "_NET_WM_NAME")
+    #expect(first == "http://***@127.0.0.1:\(server.port)/a.gif (1/2) — gifview", "have \(first ?? "nil")")
+    #expect(v.probe.string(v.window, "WM_NAME")?.contains("ghp_t0ken") == false)
+    v.key(WindowProbe.keyN)
+    #expect(
+      eventually {
+        v.probe.string(v.window, "_NET_WM_NAME") == "http://bob:***@127.0.0.1:\(server.port)/b.gif (2/2) — gifview"
+      }
+    )
+  }
+
   @Test func aMissingLaterSourceIsReportedAtOnceAndFailsTheExitStatus() throws {
     let v = try Viewer(
       [temporaryFile("shown.gif", framed(16, 8, index: 0)), "/nonexistent/later.gif"], on: commandTestsXvfb)
@@ -97,9 +115,9 @@ struct CommandTests {
     let v = try Viewer([temporaryFile("click.gif", blinking())], on: commandTestsXvfb)
     #expect(eventually { v.pixels.count == 64 })
     v.probe.sendButton(v.window, button: 1)
-    usleep(150_000)
+    pause(0.15)
     let paused = v.pixels
-    usleep(350_000)
+    pause(0.35)
     let still = v.pixels == paused
     #expect(still, "changed while paused by a click")
     v.probe.sendButton(v.window, button: 1)
@@ -141,11 +159,11 @@ struct StreamSourceTests {
     let p = try RunningProcess(
       gifviewBinary, ["--no-fade", "-", other], environment: ["DISPLAY": xvfb.display], stdin: Data(Self.solid(0)))
     let probe = try WindowProbe(display: xvfb.display)
-    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier))
+    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier, timeoutMS: scaledMS(5000)))
     let red = [UInt32](repeating: 0xFF0000, count: 72)
     #expect(eventually { probe.pixels(w)?.pixels == red })
     probe.sendKey(w, keysym: WindowProbe.keyR)
-    usleep(200_000)
+    pause(0.2)
     #expect(eventually { probe.pixels(w)?.pixels == red }, "reload lost stdin")
     probe.sendKey(w, keysym: WindowProbe.keyN)
     #expect(eventually { probe.pixels(w)?.pixels == [UInt32](repeating: 0x0000FF, count: 72) })
@@ -164,7 +182,7 @@ struct StreamSourceTests {
     let p = try RunningProcess(gifviewBinary, ["--no-fade", fifo], environment: ["DISPLAY": xvfb.display])
     let probe = try WindowProbe(display: xvfb.display)
     // No writer yet: the window must still map (the UI thread does not open the FIFO).
-    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier))
+    let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier, timeoutMS: scaledMS(5000)))
     let writer = FileHandle(forWritingAtPath: fifo)
     writer?.write(Data(Self.solid(1)))
     try? writer?.close()

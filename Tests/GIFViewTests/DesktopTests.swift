@@ -106,6 +106,26 @@ struct DesktopTests {
     #expect(String(decoding: machine.bytes, as: UTF8.self) == hostName())
   }
 
+  @Test func aBuildTreeWithItsOwnScratchPathStillFindsTheIcons() throws {
+    // ROOT/.build/asan/TRIPLE/debug/gifview (swift build --scratch-path .build/asan) is four
+    // directories below ROOT/Resources/icons.
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-tree-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let bin = root.appendingPathComponent(".build/asan/x86_64-unknown-linux-gnu/debug")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("Resources"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: root.appendingPathComponent("Resources/icons"),
+      withDestinationURL: repositoryRoot.appendingPathComponent("Resources/icons"))
+    let binary = bin.appendingPathComponent("gifview").path
+    try FileManager.default.copyItem(atPath: gifviewBinary, toPath: binary)
+    let v = try Viewer([temporaryFile("tree.gif", solid(16, 8, index: 1))], binary: binary, on: desktopTestsXvfb)
+    #expect(eventually { (v.probe.property(v.window, "_NET_WM_ICON")?.longs.count ?? 0) >= 2 + 256 * 256 })
+    v.key(WindowProbe.keyQ)
+    #expect(v.process.wait(timeout: 3) == 0)
+  }
+
   @Test func withoutItsIconFilesTheWindowOpensQuietlyWithoutAnIcon() throws {
     // The binary alone in a directory of its own: no share/icons, no Resources beside it.
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gifview-noicon-\(UUID().uuidString)")
@@ -115,7 +135,7 @@ struct DesktopTests {
     try FileManager.default.copyItem(atPath: gifviewBinary, toPath: binary)
     let v = try Viewer([temporaryFile("plain.gif", solid(16, 8, index: 1))], binary: binary, on: desktopTestsXvfb)
     #expect(eventually { v.pixels.first == rgb(palette, 1) })
-    usleep(200_000)  // past the turn that would set an icon
+    pause(0.2)  // past the turn that would set an icon
     #expect(v.probe.property(v.window, "_NET_WM_ICON") == nil)
     let hints = try #require(v.probe.property(v.window, "WM_HINTS")?.longs)
     #expect(hints.first == 1 && hints[1] == 1, "input only: \(hints)")
@@ -210,9 +230,9 @@ struct DesktopTests {
     let pid = p.process.processIdentifier
     let probe = try WindowProbe(display: xvfb.display)
     #expect(p.wait(timeout: 1) == 1, "still running or not 1 after a second")
-    #expect(Date().timeIntervalSince(started) < 1.5)
+    #expect(Date().timeIntervalSince(started) < scaled(1.5))
     #expect(p.stderr == "gifview: error: \(missing): No such file or directory\n", "stderr: \(p.stderr)")
-    #expect(probe.waitForWindow(pid: pid, timeoutMS: 300) == nil, "a window appeared")
+    #expect(probe.waitForWindow(pid: pid, timeoutMS: scaledMS(300)) == nil, "a window appeared")
     withExtendedLifetime(xvfb) {}
   }
 }

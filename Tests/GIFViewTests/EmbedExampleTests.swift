@@ -33,7 +33,8 @@ struct EmbedExampleTests {
     let p = try RunningProcess(embedExampleBinary, [a, b], environment: ["DISPLAY": xvfb.display])
     defer { if p.process.isRunning { p.process.terminate() } }
     let probe = try WindowProbe(display: xvfb.display)
-    let w = try #require(probe.waitForWindow(withClass: "gifview-embed-example"), "stderr: \(p.stderr)")
+    let w = try #require(
+      probe.waitForWindow(withClass: "gifview-embed-example", timeoutMS: scaledMS(5000)), "stderr: \(p.stderr)")
     #expect(probe.wmClass(w)! == ("gifview-embed-example", "gifview-embed-example"))
     #expect(probe.size(w) == (40, 12), "client size wA + wB × max(hA, hB)")
     // A at (0, 0), B at (16, 0), both 1:1; below A the host's own (black) background.

@@ -19,7 +19,7 @@ struct EventLoopTests {
   /// Wake-ups of the UI thread over `seconds`.
   private func wakeUps(of v: Viewer, over seconds: Double) throws -> Int {
     let pid = v.process.process.processIdentifier
-    usleep(200_000)  // let start-up work settle
+    pause(0.2)  // let start-up work settle
     let before = contextSwitches(pid: pid)
     usleep(UInt32(seconds * 1_000_000))
     let after = contextSwitches(pid: pid)
@@ -55,7 +55,7 @@ struct EventLoopTests {
     let p = try RunningProcess(
       gifviewBinary, [temporaryFile("lost.gif", twoFrames(delayCS: 5))], environment: ["DISPLAY": xvfb.display])
     var probe: WindowProbe? = try WindowProbe(display: xvfb.display)
-    #expect(probe?.waitForWindow(pid: p.process.processIdentifier) != nil)
+    #expect(probe?.waitForWindow(pid: p.process.processIdentifier, timeoutMS: scaledMS(5000)) != nil)
     probe = nil  // the probe's own connection must not outlive the server
     xvfb.stop()
     #expect(p.wait(timeout: 5) == 1)

@@ -110,7 +110,7 @@ struct GridWindowTests {
       eventually(timeout: 15) { live.allSatisfy { showsSource(v.pixels, $0, offset: 0, count: count) || $0 >= 20 } },
       "stderr: \(v.process.stderr)")
     #expect(eventually(timeout: 10) { server.requestedPaths.count == live.count })
-    usleep(300_000)
+    pause(0.3)
     let asked = server.requestedPaths
     #expect(Set(asked) == Set(live.map { "/\($0).gif" }), "asked for \(asked)")
     #expect(asked.prefix(6).sorted() == (0..<6).map { "/\($0).gif" }.sorted(), "the queue runs in order")
@@ -256,7 +256,7 @@ struct GridWindowTests {
         let p = v.pixels
         return p[(r.y0 + 24) * 400 + r.x0 + 32] != gridBackground
       })
-    usleep(200_000)
+    pause(0.2)
     // ...and nothing of it outside: the gaps around the tile are the grid's background.
     let p = v.pixels
     for y in (r.y0 - 4)..<(r.y1 + 18) {
@@ -276,7 +276,8 @@ struct GridWindowTests {
     let probe = try WindowProbe(display: xvfb.display)
     try withExtendedLifetime(xvfb) {
       p.stdinWriter?.write(Data("\(dir)/0.gif\n\(dir)/1.gif\n".utf8))
-      let w = try #require(probe.waitForWindow(pid: p.process.processIdentifier), "stderr: \(p.stderr)")
+      let w = try #require(
+        probe.waitForWindow(pid: p.process.processIdentifier, timeoutMS: scaledMS(5000)), "stderr: \(p.stderr)")
       #expect(eventually { probe.string(w, "_NET_WM_NAME") == "2 GIFs — gifview" })
       #expect(eventually { showsSource(probe.pixels(w)?.pixels ?? [], 1, offset: 0, count: 2) })
       p.stdinWriter?.write(Data("\(dir)/2.gif\n".utf8))

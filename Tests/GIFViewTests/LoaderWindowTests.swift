@@ -53,7 +53,10 @@ struct LoaderWindowTests {
       last = p
       usleep(5_000)
     }
-    #expect(changes >= 10, "the spinner changed \(changes) times in 1 s")
+    if !skippedUnderSanitizer("the spinner's 10 pictures a second (have \(changes))") {
+      #expect(changes >= 10, "the spinner changed \(changes) times in 1 s")
+    }
+    #expect(changes >= 2, "the spinner changed \(changes) times in 1 s")
     gate.open()
     #expect(v.waitForPixels(frame(0)), "first frame not shown pixel-exact after the body arrived")
   }
@@ -103,7 +106,7 @@ struct LoaderWindowTests {
     #expect(eventually { outsideCorner(v.pixels) == want0 }, "frame 0 not shown while the body is unfinished")
     // Waiting for frame 1: the small spinner sits in the corner over frame 0.
     #expect(eventually(timeout: 1) { v.pixels.count == 64 * 48 && v.pixels != frame(0) })
-    usleep(300_000)
+    pause(0.3)
     #expect(outsideCorner(v.pixels) == want0, "playback moved on without frame 1")
     gate.open()
     #expect(eventually(timeout: 3) { v.pixels == frame(1) }, "frame 1 never played after it arrived")

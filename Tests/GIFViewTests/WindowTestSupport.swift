@@ -30,7 +30,7 @@ final class Viewer {
     env["DISPLAY"] = xvfb.display
     process = try RunningProcess(binary, arguments, environment: env, stdin: stdin)
     probe = try WindowProbe(display: xvfb.display)
-    guard let w = probe.waitForWindow(pid: process.process.processIdentifier) else {
+    guard let w = probe.waitForWindow(pid: process.process.processIdentifier, timeoutMS: scaledMS(5000)) else {
       throw XvfbError.message("no window appeared; stderr: \(process.stderr)")
     }
     window = w

@@ -74,7 +74,10 @@ struct WindowTests {
     #expect(v.waitForPixels(f1, timeout: 3))
     let elapsed = Date().timeIntervalSince(seen)
     // Frame 0 was seen at some point in its 500 ms; frame 1 follows within it.
-    #expect(elapsed > 0.05 && elapsed < 0.6, "frame 1 came \(elapsed) s after frame 0 was seen")
+    #expect(elapsed > 0.05, "frame 1 came \(elapsed) s after frame 0 was seen")
+    if !skippedUnderSanitizer("frame 1 within 600 ms of frame 0 (have \(elapsed) s)") {
+      #expect(elapsed < 0.6, "frame 1 came \(elapsed) s after frame 0 was seen")
+    }
   }
 
   @Test func spacePausesAndResumesAndPeriodSteps() throws {
@@ -82,9 +85,9 @@ struct WindowTests {
     let v = try Viewer([path])
     #expect(v.waitForPixels(expected(40, 30, shift: 1), timeout: 3))
     v.key(WindowProbe.keySpace)
-    usleep(100_000)
+    pause(0.1)
     let paused = v.pixels
-    usleep(400_000)
+    pause(0.4)
     let unchanged = v.pixels == paused  // (a Bool: long arrays are compared, not printed)
     #expect(unchanged, "pixels changed while paused")
     let shift = (0..<4).first { expected(40, 30, shift: $0) == paused }

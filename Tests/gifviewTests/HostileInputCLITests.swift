@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// Hostile input at the command line (issue 12): option values that trapped, names that
-/// are not UTF-8 or carry control bytes, passwords in URLs, files with no image, and the
+/// are not UTF-8 or carry control bytes, passwords and user names in URLs, files with no image, and the
 /// `--frames` prefix of several sources.
 extension CLITests {
   // MARK: helpers
@@ -167,6 +167,28 @@ extension CLITests {
     expectOneErrorLine(
       try gifview(["--check", "ftp://bob:hunter2@example.com/a.gif"]),
       "gifview: error: ftp://bob:***@example.com/a.gif: unsupported URL scheme 'ftp'", status: 1)
+  }
+
+  @Test func bareUserNameInAURLIsRedactedInErrorsAndInInfo() throws {
+    let gif = Self.twoFrames
+    let server = try ScriptedHTTPServer { path, _ in
+      path.hasPrefix("/ok")
+        ? [.send(ScriptedHTTPServer.ok(gif))]
+        : [.send(ScriptedHTTPServer.header(404, "Not Found", length: 0, type: "text/plain"))]
+    }
+    let base = "http://ghp_t0ken@127.0.0.1:\(server.port)"
+    let shown = "http://***@127.0.0.1:\(server.port)"
+    expectOneErrorLine(
+      try gifview(["--no-cache", "--check", base + "/missing.gif"]),
+      "gifview: error: \(shown)/missing.gif: HTTP 404 Not Found", status: 1)
+    let check = try gifview(["--no-cache", "--check", base + "/ok.gif"])
+    #expect(check.out == "\(shown)/ok.gif: ok, 2 frames\n", "have \(check.out.debugDescription) \(check.stderr)")
+    let info = try gifview(["--no-cache", "--info", base + "/ok.gif"])
+    #expect(!info.out.contains("ghp_t0ken"))
+    #expect(try parseInfo(info).map(\.source) == ["\(shown)/ok.gif"])
+    expectOneErrorLine(
+      try gifview(["--check", "ftp://ghp_t0ken@example.com/a.gif"]),
+      "gifview: error: ftp://***@example.com/a.gif: unsupported URL scheme 'ftp'", status: 1)
   }
 
   // MARK: no image

@@ -323,7 +323,7 @@ struct InstallTests {
     defer { if open.process.isRunning { open.process.terminate() } }
     let probe = try WindowProbe(display: display)
     // xdg-open waits for the viewer; the viewer is found by its WM_CLASS.
-    let found = probe.waitForWindow(withClass: "Gifview", timeoutMS: 30_000)
+    let found = probe.waitForWindow(withClass: "Gifview", timeoutMS: scaledMS(30_000))
     let window = try #require(found, "no gifview window; xdg-open said: \(open.stdout) \(open.stderr)")
     let pid = probe.property(window, "_NET_WM_PID")?.longs.first.map { pid_t($0) }
     defer {

@@ -8,7 +8,12 @@ import Testing
 
 /// Memory follows what images cover, not the logical screen: a 16384² screen with one
 /// 1x1 image used to take 1 GB for `--check` and 2 GB for `--frames`.
-@Suite("gifview memory")
+///
+/// Skipped under a sanitizer: its shadow memory is a reservation of terabytes of address
+/// space, which no `prlimit --as` can hold (the sanitized gifview could not even start).
+@Suite(
+  "gifview memory",
+  .disabled(if: testSanitizer != nil, "SKIPPED (sanitizer): prlimit --as cannot hold a sanitizer's shadow memory"))
 final class MemoryTests {
   let dir: URL
 
