@@ -59,7 +59,7 @@ test: deps
 # skips what a sanitizer makes impossible (prlimit --as) or meaningless (timing precision).
 # A Swift trap under ASan: ASan prints its stack (handle_sigill); Swift's own backtracer
 # is off, as ASan reports its reads of other threads' stacks and hides the trap.
-TSAN_TESTS := GIFLoaderTests|GIFPlaybackTests|FrameCacheTests|EventLoopTests|LoaderWindowTests
+TSAN_TESTS := GIFLoaderTests|GIFPlaybackTests|FrameCacheTests|EventLoopTests|LoaderWindowTests|ClipboardTests|WindowTests
 
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
