@@ -290,6 +290,11 @@ public final class FrameCache: Sendable {
     let start = state.withLock { s -> Bool in
       // Nothing to render (every wanted frame is cached): no thread is woken.
       if s.workerRunning || s.closed || s.nextTarget(capacity: capacity) == nil { return false }
+      // A short window is topped up once half of it is used, not after every frame: a
+      // thread a frame would cost more than tiny frames do.
+      if s.lookahead != nil, case let count = s.windowCount(capacity: capacity), count >= 4, s.ready >= count / 2 {
+        return false
+      }
       s.workerRunning = true
       return true
     }

@@ -68,8 +68,7 @@ public final class GIFView {
     self.window = ChildWindow(
       connection: connection, parent: parent, x: x, y: y, width: width, height: height, useSHM: useSHM)
     playback.hostKeepsFrames = true
-    let signal = playback.wakeUp
-    prerenderer = Prerenderer(wake: { signal.wake() })
+    prerenderer = Prerenderer()
   }
 
   deinit {
@@ -145,11 +144,14 @@ public final class GIFView {
       width: window.width, height: window.height)
   }
 
+  /// Views smaller than this draw each frame themselves (under a millisecond).
+  static let prerenderMinimumPixels = 1 << 18
+
   /// Asks for the frames after the one on show (the ones not kept on the server).
   private func prerenderNext() {
-    guard let look, let current = playback.displayedFrame, playback.frameCount > 1, playback.isAnimating else {
-      return
-    }
+    guard let look, look.width * look.height >= Self.prerenderMinimumPixels, let current = playback.displayedFrame,
+      playback.frameCount > 1, playback.isAnimating
+    else { return }
     var frames: [(index: Int, frame: RenderedFrame)] = []
     let count = playback.frameCount
     for step in 1...Self.prerenderAhead {

@@ -31,12 +31,9 @@ final class Prerenderer: Sendable {
     var closed = false
   }
   private let state = Mutex(State())
-  private let wake: @Sendable () -> Void
 
-  /// `wake` runs on the worker after each picture lands (the UI's wake-up).
-  init(wake: @escaping @Sendable () -> Void) {
-    self.wake = wake
-  }
+  /// A picture landing wakes no one: the view takes it when its frame is due.
+  init() {}
 
   /// Wants pictures of exactly `frames` for `look`: any other picture is let go, and
   /// missing ones are drawn in the order given.
@@ -84,12 +81,9 @@ final class Prerenderer: Sendable {
             frame: job.frame, at: job.look.place, over: job.look.background, into: o, width: job.look.width,
             tile: Tile(x0: 0, y0: 0, x1: job.look.width, y1: job.look.height))
         }
-        let kept = self.state.withLock { s -> Bool in
-          guard !s.closed, s.look == job.look else { return false }
-          s.done[job.index] = out
-          return true
+        self.state.withLock { s in
+          if !s.closed && s.look == job.look { s.done[job.index] = out }
         }
-        if kept { self.wake() }
       }
     }
     // Without a thread the view draws every frame itself, as it would without this.
