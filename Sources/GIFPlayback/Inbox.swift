@@ -52,10 +52,15 @@ final class Inbox: Sendable {
     self.signal = signal
   }
 
-  func post(_ message: Message, generation: Int) {
+  func post(_ message: Message, generation: Int) { post([message], generation: generation) }
+
+  /// Posts `messages` at once: a take sees all of them or none (the frames parsed from
+  /// one chunk arrive together, so playing never starts with half of them).
+  func post(_ messages: [Message], generation: Int) {
+    guard !messages.isEmpty else { return }
     let wasEmpty = queue.withLock { q in
       let e = q.isEmpty
-      q.append((generation, message))
+      q.append(contentsOf: messages.map { (generation, $0) })
       return e
     }
     if wasEmpty { signal.wake() }

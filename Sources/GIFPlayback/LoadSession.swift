@@ -71,8 +71,6 @@ final class LoadSession: Sendable {
     return state.withLock { $0.recordingComplete ? $0.recording : nil }
   }
 
-  private func post(_ m: Message) { inbox.post(m, generation: generation) }
-
   private func handle(_ event: LoadEvent) {
     var messages: [Message] = []
     var failed = false
@@ -111,7 +109,7 @@ final class LoadSession: Sendable {
         s.ended = true
       }
     }
-    for m in messages { post(m) }
+    inbox.post(messages, generation: generation)
     if failed { loader?.cancel() }
   }
 
