@@ -144,12 +144,14 @@ public final class GIFView {
       width: window.width, height: window.height)
   }
 
-  /// Views smaller than this draw each frame themselves (under a millisecond).
+  /// Views smaller than this draw each frame themselves (under a millisecond), and so
+  /// does a view at 1:1 (a copy, with no area to average).
   static let prerenderMinimumPixels = 1 << 18
 
   /// Asks for the frames after the one on show (the ones not kept on the server).
   private func prerenderNext() {
-    guard let look, look.width * look.height >= Self.prerenderMinimumPixels, let current = playback.displayedFrame,
+    guard let look, look.width * look.height >= Self.prerenderMinimumPixels, effectiveScale != 1,
+      let current = playback.displayedFrame,
       playback.frameCount > 1, playback.isAnimating
     else { return }
     var frames: [(index: Int, frame: RenderedFrame)] = []
