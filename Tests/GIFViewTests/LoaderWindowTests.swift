@@ -86,7 +86,10 @@ struct LoaderWindowTests {
       if p == want { break }
       if p.count == want.count && p[0] != 0x2A2B2E && p[0] != want[0] { blends += 1 }
     }
-    #expect(blends > 0, "no blended picture seen between the spinner and the first frame")
+    // A 150 ms fade drawn by code a sanitizer slows may end before a blend is read back.
+    if !skippedUnderSanitizer("a blend seen during the 150 ms fade (have \(blends))") {
+      #expect(blends > 0, "no blended picture seen between the spinner and the first frame")
+    }
     #expect(v.waitForPixels(want), "the fade did not end on the exact first frame")
   }
 
