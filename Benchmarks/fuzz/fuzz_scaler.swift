@@ -64,11 +64,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     input.byte() & 1 == 0
     ? .checker : .solid(r: UInt8(input.byte()), g: UInt8(input.byte()), b: UInt8(input.byte()))
   var out = [UInt32](repeating: 0, count: bufferWidth * bufferHeight)
-  canvas.withUnsafeBufferPointer { frame in
-    out.withUnsafeMutableBufferPointer { buffer in
-      Painter.draw(
-        frame: frame, width: width, height: height, at: place, over: bg, into: buffer, width: bufferWidth, tile: tile)
-    }
+  let frame = RenderedFrame(
+    screenWidth: width, screenHeight: height, area: Rect(x0: 0, y0: 0, x1: width, y1: height), pixels: canvas)
+  out.withUnsafeMutableBufferPointer { buffer in
+    Painter.draw(frame: frame, at: place, over: bg, into: buffer, width: bufferWidth, tile: tile)
   }
   precondition(out.allSatisfy { $0 >> 24 == 0 }, "painter wrote an alpha byte")
   // Every window pixel's source weights sum to 4096 and stay inside the source.

@@ -118,16 +118,6 @@ enum Painter {
     }
   }
 
-  /// Draws `frame` (w×h `.bgra`) at `place` over `bg` into `tile` of the W-wide window buffer.
-  static func draw(
-    frame: UnsafeBufferPointer<UInt32>, width w: Int, height h: Int, at place: Placement,
-    over bg: Background, into out: UnsafeMutableBufferPointer<UInt32>, width bufferWidth: Int, tile: Tile
-  ) {
-    let whole = RenderedFrame(
-      screenWidth: w, screenHeight: h, area: Rect(x0: 0, y0: 0, x1: w, y1: h), pixels: Array(frame))
-    draw(frame: whole, at: place, over: bg, into: out, width: bufferWidth, tile: tile)
-  }
-
   /// Draws `frame` at `place` over `bg` into `tile` of the W-wide window buffer.
   /// 1:1 is exact; enlarging samples the nearest pixel (sharp); shrinking averages the
   /// source area of each window pixel. Screen pixels outside the frame's area are
@@ -256,12 +246,17 @@ enum Painter {
           var gg: UInt32 = 0
           var b: UInt32 = 0
           var count: UInt32 = 0
-          for q in [p.0, p.1, p.2, p.3] where q >> 24 != 0 {
+          @inline(__always) func add(_ q: UInt32) {
+            guard q >> 24 != 0 else { return }
             r &+= q >> 16 & 0xFF
             gg &+= q >> 8 & 0xFF
             b &+= q & 0xFF
             count &+= 1
           }
+          add(p.0)
+          add(p.1)
+          add(p.2)
+          add(p.3)
           if count > 0 {
             let under = dst[x]
             let rest = 4 &- count
