@@ -8,8 +8,9 @@ import Synchronization
 /// the screen that images have drawn on so far (`RenderedFrame`).
 ///
 /// A host that keeps pictures of frames itself (a view keeping them on the X server)
-/// says so with `hostKeeps(_:)`: the cache then drops its copy and does not render that
-/// frame again until `hostDroppedFrames()`, so a frame is kept once, not twice.
+/// says so with `hostKeeps(_:)`: the cache then drops its copy and keeps none until
+/// `hostDroppedFrames()`, so a frame is kept once, not twice. Such a frame is still drawn
+/// in its turn (the frames after it depend on it), just not stored.
 ///
 /// Rendering is sequential (each canvas depends on the ones before it), so the worker
 /// keeps one `FrameRenderer` and restarts it from frame 0 only when the play head
@@ -236,8 +237,8 @@ public final class FrameCache: Sendable {
   /// Memory the kept frames take.
   public var cachedBytes: Int { state.withLock { $0.cachedPixels } * 4 }
 
-  /// The host keeps its own picture of frame `index`: the cache frees its copy and
-  /// renders the frame no more (until `hostDroppedFrames()`).
+  /// The host keeps its own picture of frame `index`: the cache frees its copy and keeps
+  /// none (until `hostDroppedFrames()`).
   public func hostKeeps(_ index: Int) {
     state.withLock { s in
       guard index >= 0 && index < s.frames.count else { return }

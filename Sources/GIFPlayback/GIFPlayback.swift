@@ -261,11 +261,15 @@ public final class GIFPlayback {
   /// The host keeps the frames it shows: render only a few ahead of the one on show
   /// instead of every frame the budget holds, which would keep each frame twice.
   public var hostKeepsFrames = false {
-    didSet { cache.map { $0.lookahead = hostKeepsFrames ? Self.hostLookahead(frameBytes: $0.frameBytes) : nil } }
+    didSet { setLookahead() }
   }
-  /// Frames rendered ahead while the host keeps frames: at least 4, so that no deadline
-  /// waits, and up to 4 MiB of small ones, so that the worker wakes seldom.
-  static func hostLookahead(frameBytes: Int) -> Int { max(4, (4 << 20) / max(frameBytes, 1)) }
+
+  /// While the host keeps frames: at least 4 rendered ahead, so that no deadline waits,
+  /// and up to 4 MiB of small ones, so that the worker wakes seldom.
+  private func setLookahead() {
+    guard let cache else { return }
+    cache.lookahead = hostKeepsFrames ? max(4, (4 << 20) / max(cache.frameBytes, 1)) : nil
+  }
 
   // MARK: - Driving
 
@@ -428,7 +432,7 @@ public final class GIFPlayback {
       cache = FrameCache(
         screen: s, format: .bgra, budgetBytes: options.frameBudgetBytes, data: data, spawn: spawnWorker,
         onRendered: { inbox.post(.rendered, generation: gen) })
-      if hostKeepsFrames, let cache { cache.lookahead = Self.hostLookahead(frameBytes: cache.frameBytes) }
+      setLookahead()
       return true
     case .frame(let f, let loopCount):
       guard let cache else { return false }

@@ -52,7 +52,7 @@ public final class GIFView {
   /// The last spinner picture, which the first frame cross-fades from.
   private var fadeFrom: [UInt32] = []
   /// What the frames kept on the X server were drawn for.
-  private var keptView: ViewSignature?
+  private var keptView: Prerenderer.Look?
   /// Draws the next frames at the view's size off the UI thread.
   private let prerenderer: Prerenderer
   /// Frames drawn ahead of the one on show.
@@ -269,13 +269,11 @@ public final class GIFView {
       // A frame kept on the server is not rendered again (no decoding, no scaling after
       // the first loop): one copy on the server shows it.
       if let index = playback.displayedFrame, playback.displayedImage == nil {
-        if keptView == signature, window.presentKept(index, text: overlay) { return }
+        if keptView != nil && keptView == look, window.presentKept(index, text: overlay) { return }
         if keptView != nil || !playback.needsPixels {
           // What was kept is gone or stale: the frames are rendered again.
-          window.dropKeptFrames()
-          keptView = nil
+          dropKeptFrames()
           playback.needsPixels = true
-          playback.hostDroppedFrames()
           setNeedsDisplay()
           return
         }
@@ -288,10 +286,8 @@ public final class GIFView {
       let scale = effectiveScale
       let keep = playback.fadeProgress == nil && !playback.isWaitingForData
       if keep {
-        let view = signature
-        if view != keptView {
-          window.dropKeptFrames()
-          playback.hostDroppedFrames()
+        if let view = look, view != keptView {
+          dropKeptFrames()
           keptView = view
         }
         // A frame shown before in this view is on the server already: one copy.
@@ -332,12 +328,11 @@ public final class GIFView {
     }
   }
 
-  /// What kept frames are drawn for now.
-  private var signature: ViewSignature {
-    let pan = panOffset
-    return ViewSignature(
-      load: playback.loadID, scale: effectiveScale, background: background, width: window.width,
-      height: window.height, panX: pan.x, panY: pan.y)
+  /// Frees the frames kept on the server; the playback renders them again as needed.
+  private func dropKeptFrames() {
+    window.dropKeptFrames()
+    keptView = nil
+    playback.hostDroppedFrames()
   }
 
   /// Once the server keeps every frame of a complete load, the playback stops rendering.
@@ -354,15 +349,4 @@ public final class GIFView {
   private func spinnerRadius(_ tile: Tile) -> Double {
     min(28, max(8, Double(min(tile.width, tile.height)) * 0.09))
   }
-}
-
-/// Everything a drawn frame depends on besides its index.
-private struct ViewSignature: Equatable {
-  var load: Int
-  var scale: Double
-  var background: Background
-  var width: Int
-  var height: Int
-  var panX: Int
-  var panY: Int
 }
