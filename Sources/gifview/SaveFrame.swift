@@ -7,19 +7,8 @@ import PNGCodec
 /// grid, the selected tile's frame (at the GIF's own size).
 extension Viewer {
   func saveShownFrame() {
-    guard let v = frameView, let size = v.playback.size, let frame = v.playback.displayedFrame else {
-      pendingSave = false
-      return
-    }
+    guard let (v, size, frame, pixels) = shownFrame(for: .save) else { return }
     let p = v.playback
-    guard let pixels = p.displayedPixels else {
-      // The frames live on the X server only: ask for this one again, save it when it comes.
-      pendingSave = true
-      v.hostNeedsPixels = true
-      return
-    }
-    pendingSave = false
-    if !pendingCopy { v.hostNeedsPixels = false }
     let name = saveBaseName(p.source) + "-frame-" + frameNumber(frame, of: p.frameCount)
     do {
       let png = try PNG.encode(PNG.Image(width: size.width, height: size.height, argb: pixels))

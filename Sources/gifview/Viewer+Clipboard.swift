@@ -31,18 +31,7 @@ extension Viewer {
   /// alpha) as image/png. The PNG is encoded on a thread of its own, so a large frame
   /// never stalls playback; a client that asks before it is ready waits for it.
   func copyShownFrame() {
-    guard let v = frameView, let size = v.playback.size, v.playback.displayedFrame != nil else {
-      pendingCopy = false
-      return
-    }
-    guard let pixels = v.playback.displayedPixels else {
-      // The frames live on the X server only: ask for this one again, copy it when it comes.
-      pendingCopy = true
-      v.hostNeedsPixels = true
-      return
-    }
-    pendingCopy = false
-    if !pendingSave { v.hostNeedsPixels = false }
+    guard let (v, size, _, pixels) = shownFrame(for: .copy) else { return }
     let source = v.playback.source.description
     guard clipboard.offer(pending: ["image/png"], time: copyTime == 0 ? nil : copyTime) else {
       printError(source, "cannot copy the frame: the X server did not give gifview the clipboard")

@@ -50,10 +50,9 @@ final class Viewer {
   var background: Background
   var showInfo = false
   var showHelp = false
-  /// `s` was pressed while the shown frame's pixels were not at hand.
-  var pendingSave = false
-  /// Ctrl+c was pressed while the shown frame's pixels were not at hand.
-  var pendingCopy = false
+  /// `s` or Ctrl+c was pressed while the shown frame's pixels were not at hand: each runs
+  /// when they come.
+  var waitingForPixels: Set<FrameUse> = []
   /// The CLIPBOARD's PNG being encoded (nil: none).
   var copyJob: EncodeJob?
   /// The CLIPBOARD, owned with the frame copied last.
@@ -216,8 +215,10 @@ final class Viewer {
   /// Runs after the views drew, once a turn: takes sources that arrived, sizes the
   /// window to the image once it is known, runs the grid's queue, keeps the overlay current.
   private func afterUpdate() -> UInt64? {
-    if pendingSave, frameView?.playback.displayedImage != nil { saveShownFrame() }
-    if pendingCopy, frameView?.playback.displayedImage != nil { copyShownFrame() }
+    if !waitingForPixels.isEmpty, frameView?.playback.displayedImage != nil {
+      if waitingForPixels.contains(.save) { saveShownFrame() }
+      if waitingForPixels.contains(.copy) { copyShownFrame() }
+    }
     takeEncodedCopy()
     takePastesAndDrops()
     if let more = incoming?.take(), !more.isEmpty {
@@ -371,6 +372,28 @@ final class Viewer {
   /// The view whose frame `s` and Ctrl+c take: the single view, or the grid's selected tile.
   var frameView: GIFView? { isGrid ? grid?.focusedView : views.first }
 
+  /// What the shown frame's pixels are wanted for.
+  enum FrameUse { case save, copy }
+
+  /// The shown frame, whole, for `use`: its view, size, index and canvas. Nil when none
+  /// is shown, and while its pixels live only on the X server: they are asked for again,
+  /// and `use` runs when they come.
+  func shownFrame(for use: FrameUse) -> (view: GIFView, size: (width: Int, height: Int), index: Int, pixels: [UInt32])?
+  {
+    guard let v = frameView, let size = v.playback.size, let index = v.playback.displayedFrame else {
+      waitingForPixels.remove(use)
+      return nil
+    }
+    guard let pixels = v.playback.displayedPixels else {
+      waitingForPixels.insert(use)
+      v.hostNeedsPixels = true
+      return nil
+    }
+    waitingForPixels.remove(use)
+    if waitingForPixels.isEmpty { v.hostNeedsPixels = false }
+    return (v, size, index, pixels)
+  }
+
   /// Pasted or dropped sources replace the ones shown, as if they had been the command
   /// line's: one plays in the single view; several are `n`/`p`'s sources, or the grid's
   /// tiles when the grid is on screen.
@@ -384,8 +407,7 @@ final class Viewer {
     grid?.deactivate()
     grid = nil
     failed = []
-    pendingSave = false
-    pendingCopy = false
+    waitingForPixels = []
     let toGrid = isGrid && new.count > 1
     sources = new
     active = 0
