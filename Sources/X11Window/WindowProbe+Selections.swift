@@ -54,12 +54,7 @@ extension WindowProbe {
     XDeleteProperty(c.display, w, property)
     XConvertSelection(c.display, c.atom(named: selection), c.atom(named: target), property, w, Time(CurrentTime))
     XFlush(c.display)
-    var notified: XSelectionEvent?
-    _ = waitForEvent(timeoutMS: timeoutMS) { e in
-      guard e.type == SelectionNotify, e.xselection.requestor == w else { return false }
-      notified = e.xselection
-      return true
-    }
+    let notified = selectionNotify(for: w, timeoutMS: timeoutMS)
     guard let n = notified else { return nil }
     guard n.property != 0 else {
       return SelectionReply(refused: true, type: "", bytes: [], longs: [], incremental: false, chunks: 0)
@@ -105,12 +100,7 @@ extension WindowProbe {
     c.writeProperty(w, list, type: c.atom(.atomPair), longs: pairs)
     XConvertSelection(c.display, c.atom(named: selection), c.atom(.multiple), list, w, Time(CurrentTime))
     XFlush(c.display)
-    var notified: XSelectionEvent?
-    _ = waitForEvent(timeoutMS: timeoutMS) { e in
-      guard e.type == SelectionNotify, e.xselection.requestor == w else { return false }
-      notified = e.xselection
-      return true
-    }
+    let notified = selectionNotify(for: w, timeoutMS: timeoutMS)
     guard let n = notified, n.property != 0,
       let answered = c.readProperty(w, list, delete: true, maxBytes: 64 * 1024), answered.longs.count == pairs.count
     else { return nil }
@@ -276,5 +266,16 @@ extension WindowProbe {
     report.success = finished.flag
     report.finishedAction = finished.action
     return report
+  }
+
+  /// The SelectionNotify that answers a request of `requestor`'s, or nil after `timeoutMS`.
+  private func selectionNotify(for requestor: Window, timeoutMS: Int) -> XSelectionEvent? {
+    var notified: XSelectionEvent?
+    _ = waitForEvent(timeoutMS: timeoutMS) { e in
+      guard e.type == SelectionNotify, e.xselection.requestor == requestor else { return false }
+      notified = e.xselection
+      return true
+    }
+    return notified
   }
 }
